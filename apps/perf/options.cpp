@@ -1,0 +1,240 @@
+#include "perf/options.h"
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <limits>
+
+namespace hetccl_perf {
+
+namespace {
+
+// Parses a whole decimal integer into [lo, hi]; anything else (junk, sign, overflow) fails.
+bool parseInteger(const std::string& text, long long lo, long long hi, long long* out) {
+  if (text.empty()) return false;
+  char* end = nullptr;
+  errno = 0;
+  long long v = std::strtoll(text.c_str(), &end, 10);
+  if (errno != 0 || end == text.c_str() || *end != '\0') return false;
+  if (v < lo || v > hi) return false;
+  *out = v;
+  return true;
+}
+
+// One flag of the table below: its short and long spellings and whether it takes a value.
+struct FlagSpec {
+  char shortName;
+  const char* longName;
+  bool takesValue;
+};
+
+constexpr FlagSpec kFlags[] = {
+    {'b', "minbytes", true},     {'e', "maxbytes", true},  {'f', "stepfactor", true},
+    {'i', "stepbytes", true},    {'n', "iters", true},     {'w', "warmup_iters", true},
+    {'c', "check", true},        {'d', "datatype", true},  {'o', "op", true},
+    {'r', "root", true},         {'J', "json", true},      {'B', "baseline", true},
+    {'h', "help", false},
+};
+
+const FlagSpec* findShort(char c) {
+  for (const auto& f : kFlags)
+    if (f.shortName == c && c != 'B') return &f;  // --baseline has no short form
+  return nullptr;
+}
+
+const FlagSpec* findLong(const std::string& name) {
+  for (const auto& f : kFlags)
+    if (name == f.longName) return &f;
+  return nullptr;
+}
+
+// Applies one flag's value to the options; returns an error message or "".
+std::string applyFlag(char flag, const std::string& value, PerfOptions& o) {
+  long long n = 0;
+  switch (flag) {
+    case 'b':
+      if (!parseByteSize(value, &o.minBytes)) return "invalid size for -b: '" + value + "'";
+      return "";
+    case 'e':
+      if (!parseByteSize(value, &o.maxBytes)) return "invalid size for -e: '" + value + "'";
+      return "";
+    case 'f':
+      if (!parseInteger(value, 2, INT_MAX, &n))
+        return "invalid step factor for -f: '" + value + "' (an integer >= 2)";
+      o.stepFactor = static_cast<size_t>(n);
+      return "";
+    case 'i':
+      if (!parseByteSize(value, &o.stepBytes)) return "invalid size for -i: '" + value + "'";
+      return "";
+    case 'n':
+      if (!parseInteger(value, 1, INT_MAX, &n))
+        return "invalid iteration count for -n: '" + value + "' (an integer >= 1)";
+      o.iters = static_cast<int>(n);
+      return "";
+    case 'w':
+      if (!parseInteger(value, 0, INT_MAX, &n))
+        return "invalid warm-up count for -w: '" + value + "' (an integer >= 0)";
+      o.warmupIters = static_cast<int>(n);
+      return "";
+    case 'c':
+      if (!parseInteger(value, 0, 1, &n)) return "invalid value for -c: '" + value + "' (0 or 1)";
+      o.check = n == 1;
+      return "";
+    case 'd': {
+      if (value == "all") { o.types = allDataTypes(); return ""; }
+      DataType t;
+      if (!parseDataType(value, &t)) return "unknown data type for -d: '" + value + "'";
+      o.types = {t};
+      return "";
+    }
+    case 'o': {
+      if (value == "all") { o.ops = allRedOps(); return ""; }
+      RedOp op;
+      if (!parseRedOp(value, &op)) return "unknown reduction op for -o: '" + value + "'";
+      o.ops = {op};
+      return "";
+    }
+    case 'r':
+      if (!parseInteger(value, 0, INT_MAX, &n))
+        return "invalid root for -r: '" + value + "' (an integer >= 0)";
+      o.root = static_cast<int>(n);
+      return "";
+    case 'J':
+      if (value.empty()) return "empty file name for -J";
+      o.jsonPath = value;
+      return "";
+    case 'B':
+      if (value != "mpi") return "unknown baseline '" + value + "' (only 'mpi')";
+      o.mpiBaseline = true;
+      return "";
+  }
+  return std::string("unhandled flag -") + flag;
+}
+
+ParseResult fail(std::string message) {
+  ParseResult r;
+  r.outcome = ParseOutcome::Error;
+  r.error = std::move(message);
+  return r;
+}
+
+}  // namespace
+
+bool parseByteSize(const std::string& text, size_t* bytes) {
+  if (text.empty()) return false;
+  std::string digits = text;
+  unsigned shift = 0;
+  switch (digits.back()) {
+    case 'K': case 'k': shift = 10; break;
+    case 'M': case 'm': shift = 20; break;
+    case 'G': case 'g': shift = 30; break;
+    default: break;
+  }
+  if (shift != 0) digits.pop_back();
+  if (digits.empty()) return false;
+  for (char c : digits)
+    if (c < '0' || c > '9') return false;  // no sign, no spaces, no fractions
+  errno = 0;
+  char* end = nullptr;
+  unsigned long long v = std::strtoull(digits.c_str(), &end, 10);
+  if (errno != 0 || *end != '\0') return false;
+  if (v > (std::numeric_limits<size_t>::max() >> shift)) return false;
+  *bytes = static_cast<size_t>(v) << shift;
+  return true;
+}
+
+ParseResult parseOptions(int argc, const char* const* argv) {
+  ParseResult result;
+  PerfOptions& o = result.options;
+  bool haveCollective = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    const FlagSpec* spec = nullptr;
+    std::string value;
+    bool valueAttached = false;
+    if (arg.size() > 2 && arg[0] == '-' && arg[1] == '-') {
+      std::string name = arg.substr(2);
+      size_t eq = name.find('=');
+      if (eq != std::string::npos) {
+        value = name.substr(eq + 1);
+        name = name.substr(0, eq);
+        valueAttached = true;
+      }
+      spec = findLong(name);
+      if (!spec) return fail("unknown option '" + arg + "'");
+      if (!spec->takesValue && valueAttached)
+        return fail("option '--" + name + "' takes no value");
+    } else if (arg.size() >= 2 && arg[0] == '-') {
+      spec = findShort(arg[1]);
+      if (!spec) return fail("unknown option '" + arg + "'");
+      if (arg.size() > 2) {
+        if (!spec->takesValue) return fail("unknown option '" + arg + "'");
+        value = arg.substr(2);  // "-b8", as getopt allows
+        valueAttached = true;
+      }
+    } else {
+      Collective c;
+      if (haveCollective) return fail("more than one collective given ('" + arg + "')");
+      if (!parseCollective(arg, &c)) return fail("unknown collective '" + arg + "'");
+      o.collective = c;
+      haveCollective = true;
+      continue;
+    }
+    if (spec->shortName == 'h') {
+      result.outcome = ParseOutcome::Help;
+      return result;
+    }
+    if (!valueAttached) {
+      if (i + 1 >= argc) return fail("option '" + arg + "' needs a value");
+      value = argv[++i];
+    }
+    std::string error = applyFlag(spec->shortName, value, o);
+    if (!error.empty()) return fail(error);
+  }
+  if (!haveCollective) return fail("no collective given");
+  if (o.minBytes == 0) return fail("-b must be at least 1 byte");
+  if (o.minBytes > o.maxBytes) return fail("-b is larger than -e");
+  result.outcome = ParseOutcome::Run;
+  return result;
+}
+
+std::vector<size_t> sizeSweep(const PerfOptions& o) {
+  std::vector<size_t> sizes;
+  size_t size = o.minBytes;
+  const size_t kMax = std::numeric_limits<size_t>::max();
+  while (size <= o.maxBytes) {
+    sizes.push_back(size);
+    // Stop before the next step would wrap around instead of looping forever.
+    if (o.stepBytes > 0) {
+      if (size > kMax - o.stepBytes) break;
+      size += o.stepBytes;
+    } else {
+      if (size > kMax / o.stepFactor) break;
+      size *= o.stepFactor;
+    }
+  }
+  return sizes;
+}
+
+std::string usageText(const std::string& program) {
+  return "usage: " + program + " COLLECTIVE [flags]\n"
+         "  COLLECTIVE: allreduce allgather reducescatter broadcast reduce alltoall sendrecv\n"
+         "  -b, --minbytes SIZE      smallest size in bytes, K/M/G suffixes (default 8)\n"
+         "  -e, --maxbytes SIZE      largest size in bytes (default 32M)\n"
+         "  -f, --stepfactor N       multiply the size by N each step (default 2)\n"
+         "  -i, --stepbytes SIZE     add SIZE each step instead of multiplying\n"
+         "  -n, --iters N            timed iterations (default 20)\n"
+         "  -w, --warmup_iters N     warm-up iterations (default 5)\n"
+         "  -c, --check 0|1          check results bit-exactly (default 1)\n"
+         "  -d, --datatype TYPE      int8 uint8 int32 uint32 int64 uint64 half float double\n"
+         "                           bfloat16, or all (default float)\n"
+         "  -o, --op OP              sum prod max min avg, or all (default sum)\n"
+         "  -r, --root N             root of broadcast and reduce (default 0)\n"
+         "  -J, --json FILE          also write the results as JSON to FILE\n"
+         "      --baseline mpi       time the matching MPI collective side by side\n"
+         "  -h, --help               this text\n"
+         "  SIZE is the full buffer in bytes, as nccl-tests: for allgather, reducescatter and\n"
+         "  alltoall it is count x nranks x element size, rounded down to whole elements.\n";
+}
+
+}  // namespace hetccl_perf

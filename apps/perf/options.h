@@ -1,0 +1,49 @@
+// Command line of hetccl-perf: nccl-tests' flags (-b -e -f -i -n -w -c -d -o -r -J) plus
+// hetccl's own (--baseline mpi).  Parsing is pure so every rank parses the same argv to the
+// same result and the unit tests need no MPI.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "perf/perf_types.h"
+
+namespace hetccl_perf {
+
+struct PerfOptions {
+  Collective collective = Collective::AllReduce;
+  size_t minBytes = 8;
+  size_t maxBytes = size_t{32} << 20;
+  size_t stepFactor = 2;  // next size = size * stepFactor, unless stepBytes is set
+  size_t stepBytes = 0;   // -i: next size = size + stepBytes (takes precedence when > 0)
+  int iters = 20;
+  int warmupIters = 5;
+  bool check = true;
+  std::vector<DataType> types{DataType::Float32};
+  std::vector<RedOp> ops{RedOp::Sum};
+  int root = 0;
+  std::string jsonPath;      // empty: no JSON file
+  bool mpiBaseline = false;  // --baseline mpi
+};
+
+enum class ParseOutcome { Run, Help, Error };
+
+struct ParseResult {
+  ParseOutcome outcome = ParseOutcome::Error;
+  PerfOptions options;
+  std::string error;  // why parsing failed (outcome == Error)
+};
+
+// argv[0] is the program name.  Flags may come before or after the collective.
+ParseResult parseOptions(int argc, const char* const* argv);
+
+std::string usageText(const std::string& program);
+
+// "8", "64K", "32M", "1G" (binary multiples, as nccl-tests). False on junk or overflow.
+bool parseByteSize(const std::string& text, size_t* bytes);
+
+// The sizes to run, min to max inclusive: by factor, or by increment when stepBytes > 0.
+std::vector<size_t> sizeSweep(const PerfOptions& options);
+
+}  // namespace hetccl_perf

@@ -1,0 +1,43 @@
+// The vocabulary of hetccl-perf: collectives, element types and reduction operations, with
+// the names nccl-tests prints.  Kept free of MPI and of the hetccl header so the pure parts
+// (options, expected values, report) build and unit-test without either; the enum values
+// equal hetccl's (and so NCCL's), which the runner checks with static_asserts.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace hetccl_perf {
+
+enum class Collective { AllReduce, AllGather, ReduceScatter, Broadcast, Reduce, AlltoAll, SendRecv };
+
+enum class DataType : int {
+  Int8 = 0, Uint8 = 1, Int32 = 2, Uint32 = 3, Int64 = 4, Uint64 = 5,
+  Float16 = 6, Float32 = 7, Float64 = 8, Bfloat16 = 9,
+};
+
+enum class RedOp : int { Sum = 0, Prod = 1, Max = 2, Min = 3, Avg = 4 };
+
+const char* collectiveName(Collective c);
+bool parseCollective(const std::string& name, Collective* out);
+// True for the collectives that combine values with a RedOp (the others only move data, and
+// their rows print "none" as redop).
+bool collectiveReduces(Collective c);
+// True for broadcast and reduce, the rows that print a root.
+bool collectiveHasRoot(Collective c);
+
+const char* dataTypeName(DataType t);
+size_t dataTypeSize(DataType t);
+bool dataTypeIsInteger(DataType t);
+bool dataTypeIsSigned(DataType t);  // floating-point types count as signed
+// Accepts the nccl-tests names (int8 ... bfloat16) and a few common aliases.
+bool parseDataType(const std::string& name, DataType* out);
+// In nccl-tests' "-d all" order.
+std::vector<DataType> allDataTypes();
+
+const char* redOpName(RedOp op);
+bool parseRedOp(const std::string& name, RedOp* out);
+std::vector<RedOp> allRedOps();
+
+}  // namespace hetccl_perf

@@ -1,0 +1,35 @@
+#include "algorithms/chunking.h"
+
+#include <algorithm>
+
+namespace hetccl {
+
+Region chunkOf(const Region& region, size_t index, size_t chunkElements) {
+  Region chunk = region;
+  size_t begin = index * chunkElements;
+  if (begin >= region.count) {
+    chunk.count = 0;
+    return chunk;
+  }
+  chunk.offset = region.offset + begin;
+  chunk.count = std::min(chunkElements, region.count - begin);
+  return chunk;
+}
+
+size_t pipelineCount(const RankPlan& plan, size_t chunkElements) {
+  size_t largest = largestOpCount(plan);
+  return (largest + chunkElements - 1) / chunkElements;
+}
+
+void sliceStep(const Step& step, size_t index, size_t chunkElements, std::vector<Op>* ops) {
+  ops->clear();
+  for (const Op& op : step.ops) {
+    Op chunk = op;
+    chunk.src = chunkOf(op.src, index, chunkElements);
+    chunk.dst = chunkOf(op.dst, index, chunkElements);
+    size_t count = op.kind == OpKind::Send ? chunk.src.count : chunk.dst.count;
+    if (count > 0) ops->push_back(chunk);
+  }
+}
+
+}  // namespace hetccl

@@ -1,0 +1,21 @@
+// How the executor pipelines a plan: every region is cut into chunks of at most
+// `chunkElements`, and "pipeline m" runs all steps of the plan on chunk m of every region.
+// Pipelines touch disjoint elements, so several run at once; within one, the plan's step
+// order holds.  This is sound because a plan only ever hands data between regions of equal
+// length and alignment (a block received in one step is the block sent in the next), so
+// chunk m of one is chunk m of the other.  The verifier checks plans sliced this way too.
+#pragma once
+
+#include "algorithms/plan.h"
+
+namespace hetccl {
+
+// Chunk `index` of `region` (count 0 when the region is shorter).
+Region chunkOf(const Region& region, size_t index, size_t chunkElements);
+// Number of pipelines needed for `plan`.
+size_t pipelineCount(const RankPlan& plan, size_t chunkElements);
+// The ops of `step` restricted to chunk `index`; empty chunks are dropped (consistently on
+// both ends of a transfer, which compute the same region lengths).
+void sliceStep(const Step& step, size_t index, size_t chunkElements, std::vector<Op>* ops);
+
+}  // namespace hetccl

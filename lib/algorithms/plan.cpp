@@ -1,0 +1,83 @@
+#include "algorithms/plan.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace hetccl {
+
+const char* opKindName(OpKind kind) {
+  switch (kind) {
+    case OpKind::Send: return "send";
+    case OpKind::RecvCopy: return "recv-copy";
+    case OpKind::RecvReduce: return "recv-reduce";
+    case OpKind::Copy: return "copy";
+    case OpKind::Divide: return "divide";
+  }
+  return "?";
+}
+
+const char* collectiveName(Collective c) {
+  switch (c) {
+    case Collective::AllReduce: return "allreduce";
+    case Collective::ReduceScatter: return "reducescatter";
+    case Collective::AllGather: return "allgather";
+    case Collective::Broadcast: return "broadcast";
+    case Collective::Reduce: return "reduce";
+    case Collective::AlltoAll: return "alltoall";
+    case Collective::SendRecv: return "sendrecv";
+  }
+  return "?";
+}
+
+void addOp(Step& step, const Op& op) {
+  size_t count = (op.kind == OpKind::Send) ? op.src.count : op.dst.count;
+  if (count > 0) step.ops.push_back(op);
+}
+
+size_t largestOpCount(const RankPlan& plan) {
+  size_t largest = 0;
+  for (const Step& step : plan.steps)
+    for (const Op& op : step.ops) largest = std::max({largest, op.src.count, op.dst.count});
+  return largest;
+}
+
+size_t blockBegin(size_t count, int parts, int index) {
+  size_t base = count / parts, extra = count % parts;
+  size_t i = static_cast<size_t>(index);
+  return i * base + std::min(i, extra);
+}
+
+size_t blockCount(size_t count, int parts, int index) {
+  return count / parts + (static_cast<size_t>(index) < count % parts ? 1 : 0);
+}
+
+static void describeRegion(std::ostream& out, const Region& r) {
+  static const char* names[] = {"in", "out", "scratch"};
+  if (r.buffer < kFirstUserBuffer) out << names[r.buffer];
+  else out << "user" << (r.buffer - kFirstUserBuffer);
+  out << "[" << r.offset << "+" << r.count << "]";
+}
+
+std::string describePlan(const RankPlan& plan) {
+  std::ostringstream out;
+  out << plan.algorithm << " rank " << plan.rank << "/" << plan.nranks << ", "
+      << plan.steps.size() << " steps, scratch " << plan.scratchCount << "\n";
+  for (size_t s = 0; s < plan.steps.size(); ++s) {
+    out << "  step " << s << ":";
+    for (const Op& op : plan.steps[s].ops) {
+      out << " " << opKindName(op.kind);
+      if (op.peer >= 0) out << "(" << op.peer << ")";
+      out << " ";
+      if (op.kind == OpKind::Send || op.kind == OpKind::RecvReduce || op.kind == OpKind::Copy) {
+        describeRegion(out, op.src);
+        if (op.kind != OpKind::Send) out << "->";
+      }
+      if (op.kind != OpKind::Send) describeRegion(out, op.dst);
+      out << ";";
+    }
+    out << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace hetccl

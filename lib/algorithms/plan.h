@@ -1,0 +1,91 @@
+// A Plan is an algorithm written down as data: for one rank, an ordered list of steps, each a
+// set of operations on regions of the operation's buffers.  The executor runs it, the
+// verifier proves it correct on symbolic data, and (later) the cost model replays it.  Plans
+// know nothing of MPI, devices or pointers.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "device/element.h"
+
+namespace hetccl {
+
+// Which buffer a region lies in.  Point-to-point groups use one buffer per operation,
+// numbered from kFirstUserBuffer.
+enum BufferId : int { kInputBuffer = 0, kOutputBuffer = 1, kScratchBuffer = 2, kFirstUserBuffer = 3 };
+
+// A contiguous range of elements of one buffer.
+struct Region {
+  int buffer = kInputBuffer;
+  size_t offset = 0;
+  size_t count = 0;
+};
+
+enum class OpKind : uint8_t {
+  Send,        // send `src` to `peer`
+  RecvCopy,    // receive from `peer` into `dst`
+  RecvReduce,  // receive from `peer`, then dst = src (op) received
+  Copy,        // dst = src (local)
+  Divide,      // dst = dst / divisor (the end of an average)
+};
+const char* opKindName(OpKind kind);
+
+struct Op {
+  OpKind kind = OpKind::Copy;
+  int peer = -1;
+  Region src;
+  Region dst;
+};
+
+// All operations of a step start together; the step ends when all have completed.  A later
+// step sees every effect of an earlier one.  Operations of one step must not write a region
+// that another operation of the same step reads or writes (the verifier checks this).
+struct Step {
+  std::vector<Op> ops;
+};
+
+enum class Collective : uint8_t {
+  AllReduce, ReduceScatter, AllGather, Broadcast, Reduce, AlltoAll, SendRecv,
+};
+const char* collectiveName(Collective c);
+
+// What the plan builders are asked for.  Counts follow NCCL: per-rank for reduce-scatter
+// (recvcount), all-gather (sendcount) and all-to-all (per peer).
+struct PlanRequest {
+  Collective collective = Collective::AllReduce;
+  size_t count = 0;
+  int nranks = 1;
+  int root = 0;
+  bool inPlace = false;  // some plans need scratch space when input and output alias
+  bool average = false;  // append the Divide of an average (op == Avg)
+};
+
+struct RankPlan {
+  int rank = 0;
+  int nranks = 1;
+  std::string algorithm;     // "ring", "chain", "pairwise", "p2p", ...
+  std::vector<Step> steps;
+  size_t scratchCount = 0;   // elements of scratch the plan needs
+  uint64_t divisor = 1;      // for Divide ops
+};
+
+// Appends an op only when its region is non-empty: both ends of a transfer compute the same
+// count, so skipping empty transfers is consistent across ranks.
+void addOp(Step& step, const Op& op);
+// Number of elements the largest op of the plan moves (sizes the executor's pipeline).
+size_t largestOpCount(const RankPlan& plan);
+// Element range [begin, end) of block `index` when `count` elements are split into `parts`
+// nearly equal blocks (the first count % parts blocks get one extra element).
+size_t blockBegin(size_t count, int parts, int index);
+size_t blockCount(size_t count, int parts, int index);
+inline int modRank(long value, int nranks) {
+  long m = value % nranks;
+  return static_cast<int>(m < 0 ? m + nranks : m);
+}
+// A readable dump of a plan, for HETCCL_DEBUG=TRACE and test failures.
+std::string describePlan(const RankPlan& plan);
+
+}  // namespace hetccl

@@ -1,0 +1,351 @@
+#include "algorithms/verifier.h"
+
+#include <algorithm>
+#include <deque>
+#include <sstream>
+#include <utility>
+#include <vector>
+
+#include "algorithms/chunking.h"
+
+namespace hetccl {
+
+namespace {
+
+// One contribution: element `index` of rank `rank`'s input.
+using Term = std::pair<int, size_t>;
+
+struct Symbol {
+  bool garbage = true;  // never written: reading it into a result is a bug
+  int divisions = 0;
+  std::vector<Term> terms;
+};
+
+Symbol inputSymbol(int rank, size_t index) { return Symbol{false, 0, {{rank, index}}}; }
+
+Symbol combine(const Symbol& a, const Symbol& b) {
+  Symbol out{a.garbage || b.garbage, a.divisions + b.divisions, a.terms};
+  out.terms.insert(out.terms.end(), b.terms.begin(), b.terms.end());
+  return out;
+}
+
+// Physical storage of one rank: in place, input and output are views of one array.
+struct RankMemory {
+  std::vector<Symbol> input, output, scratch;
+  bool aliased = false;
+  bool outputHolds = true;      // aliased: which storage holds both views
+  size_t inputViewOffset = 0;   // aliased: input starts here within output storage...
+  size_t outputViewOffset = 0;  // ...or output starts here within input storage
+  size_t inputCount = 0, outputCount = 0;
+};
+
+struct CellRange {
+  int storage = 0;  // 0 input storage, 1 output storage, 2 scratch
+  size_t begin = 0, end = 0;
+};
+
+struct Message {
+  int step = 0;
+  size_t count = 0;
+  std::vector<Symbol> data;
+  bool consumed = false;
+};
+
+class Simulation {
+ public:
+  Simulation(const PlanRequest& request, const PlanBuilder& builder, const VerifyOptions& options)
+      : request_(request), p_(request.nranks) {
+    for (int r = 0; r < p_; ++r) plans_.push_back(builder(request, r));
+    for (int r = 0; r < p_; ++r) {
+      memories_.push_back(makeMemory(r, plans_[r].scratchCount));
+      work_.push_back(flatten(plans_[r], options));
+    }
+    channels_.resize(static_cast<size_t>(p_) * p_);
+  }
+
+  VerifyResult run() {
+    std::vector<size_t> position(p_, 0);
+    std::vector<bool> posted(p_, false);
+    std::vector<std::vector<std::pair<int, size_t>>> pendingSends(p_);  // channel, message
+    std::vector<std::vector<size_t>> pendingRecvs(p_);                  // op indexes
+    for (bool progress = true; progress;) {
+      progress = false;
+      for (int r = 0; r < p_; ++r) {
+        if (position[r] >= work_[r].size()) continue;
+        const std::vector<Op>& ops = work_[r][position[r]];
+        if (!posted[r]) {
+          if (!checkHazards(r, ops)) return result_;
+          if (!postStep(r, ops, pendingSends[r], pendingRecvs[r])) return result_;
+          posted[r] = true;
+          progress = true;
+        }
+        if (!matchReceives(r, ops, pendingRecvs[r], &progress)) return result_;
+        bool sendsDone = std::all_of(pendingSends[r].begin(), pendingSends[r].end(), [&](auto& s) {
+          return channels_[s.first][s.second].consumed;
+        });
+        if (sendsDone && pendingRecvs[r].empty()) {
+          pendingSends[r].clear();
+          posted[r] = false;
+          ++position[r];
+          progress = true;
+        }
+      }
+    }
+    for (int r = 0; r < p_; ++r)
+      if (position[r] < work_[r].size())
+        return fail("deadlock: rank " + std::to_string(r) + " is stuck in step " +
+                    std::to_string(position[r]) + "\n" + describePlan(plans_[r]));
+    for (size_t c = 0; c < channels_.size(); ++c)
+      for (const Message& m : channels_[c])
+        if (!m.consumed)
+          return fail("a message from rank " + std::to_string(c / p_) + " to rank " +
+                      std::to_string(c % p_) + " was never received");
+    checkResults();
+    return result_;
+  }
+
+ private:
+  RankMemory makeMemory(int rank, size_t scratchCount) const {
+    RankMemory m;
+    const size_t n = request_.count, p = static_cast<size_t>(p_);
+    switch (request_.collective) {
+      case Collective::ReduceScatter: m.inputCount = n * p; m.outputCount = n; break;
+      case Collective::AllGather: m.inputCount = n; m.outputCount = n * p; break;
+      case Collective::AlltoAll: m.inputCount = m.outputCount = n * p; break;
+      default: m.inputCount = m.outputCount = n; break;
+    }
+    m.aliased = request_.inPlace;
+    if (request_.inPlace && request_.collective == Collective::ReduceScatter) m.outputViewOffset = rank * n;
+    if (request_.inPlace && request_.collective == Collective::AllGather) m.inputViewOffset = rank * n;
+    // Aliased storage lives in whichever view is larger.
+    m.outputHolds = !m.aliased || m.outputCount >= m.inputCount;
+    m.output.resize(m.outputHolds ? m.outputCount : 0);
+    m.input.resize(m.aliased && m.outputHolds ? 0 : m.inputCount);
+    m.scratch.resize(scratchCount);
+    for (size_t i = 0; i < m.inputCount; ++i) *cellIn(m, kInputBuffer, i) = inputSymbol(rank, i);
+    return m;
+  }
+
+  // The cell behind element `index` of `buffer`, or nullptr when out of bounds.
+  Symbol* cellIn(RankMemory& m, int buffer, size_t index) const {
+    CellRange range;
+    if (!locate(m, buffer, index, 1, &range)) return nullptr;
+    std::vector<Symbol>& storage = range.storage == 0 ? m.input : range.storage == 1 ? m.output : m.scratch;
+    return &storage[range.begin];
+  }
+
+  bool locate(const RankMemory& m, int buffer, size_t offset, size_t count, CellRange* range) const {
+    size_t limit = buffer == kInputBuffer ? m.inputCount : buffer == kOutputBuffer ? m.outputCount : m.scratch.size();
+    if (buffer > kScratchBuffer || offset + count > limit) return false;
+    if (buffer == kScratchBuffer) { *range = {2, offset, offset + count}; return true; }
+    if (!m.aliased) { *range = {buffer == kInputBuffer ? 0 : 1, offset, offset + count}; return true; }
+    size_t shift = 0;
+    if (m.outputHolds && buffer == kInputBuffer) shift = m.inputViewOffset;
+    if (!m.outputHolds && buffer == kOutputBuffer) shift = m.outputViewOffset;
+    *range = {m.outputHolds ? 1 : 0, offset + shift, offset + shift + count};
+    return true;
+  }
+
+  std::vector<std::vector<Op>> flatten(const RankPlan& plan, const VerifyOptions& options) const {
+    std::vector<std::vector<Op>> steps;
+    if (options.chunkElements == 0) {
+      for (const Step& step : plan.steps) steps.push_back(step.ops);
+      return steps;
+    }
+    // Pipelines run one after another; their count must be the same on every rank for the
+    // order of messages to line up, so take the job-wide maximum.
+    size_t pipelines = 0;
+    for (const RankPlan& other : plans_) pipelines = std::max(pipelines, pipelineCount(other, options.chunkElements));
+    for (size_t i = 0; i < pipelines; ++i) {
+      size_t m = options.reversePipelines ? pipelines - 1 - i : i;
+      for (const Step& step : plan.steps) {
+        std::vector<Op> ops;
+        sliceStep(step, m, options.chunkElements, &ops);
+        if (!ops.empty()) steps.push_back(ops);
+      }
+    }
+    return steps;
+  }
+
+  bool checkHazards(int rank, const std::vector<Op>& ops) {
+    RankMemory& m = memories_[rank];
+    struct Access { size_t op; bool write; CellRange range; };
+    std::vector<Access> accesses;
+    for (size_t i = 0; i < ops.size(); ++i) {
+      const Op& op = ops[i];
+      auto add = [&](const Region& region, bool write) {
+        CellRange range;
+        if (!locate(m, region.buffer, region.offset, region.count, &range)) return false;
+        accesses.push_back({i, write, range});
+        return true;
+      };
+      bool inBounds = true;
+      if (op.kind == OpKind::Send || op.kind == OpKind::RecvReduce || op.kind == OpKind::Copy) inBounds &= add(op.src, false);
+      if (op.kind != OpKind::Send) inBounds &= add(op.dst, true);
+      if (!inBounds) return failAt(rank, "an op reaches outside its buffer");
+      if ((op.kind == OpKind::RecvReduce || op.kind == OpKind::Copy) && op.src.count != op.dst.count)
+        return failAt(rank, "source and destination lengths differ");
+    }
+    for (const Access& a : accesses)
+      for (const Access& b : accesses) {
+        if (a.op == b.op || !(a.write || b.write)) continue;
+        if (a.range.storage == b.range.storage && a.range.begin < b.range.end && b.range.begin < a.range.end)
+          return failAt(rank, "two ops of one step touch the same elements and one writes");
+      }
+    // Within one op, a source may alias its destination only exactly (elementwise).
+    for (const Op& op : ops) {
+      if (op.kind != OpKind::RecvReduce && op.kind != OpKind::Copy) continue;
+      CellRange s, d;
+      locate(m, op.src.buffer, op.src.offset, op.src.count, &s);
+      locate(m, op.dst.buffer, op.dst.offset, op.dst.count, &d);
+      if (s.storage == d.storage && s.begin != d.begin && s.begin < d.end && d.begin < s.end)
+        return failAt(rank, "an op's source partly overlaps its destination");
+    }
+    return true;
+  }
+
+  bool postStep(int rank, const std::vector<Op>& ops, std::vector<std::pair<int, size_t>>& sends,
+                std::vector<size_t>& recvs) {
+    RankMemory& m = memories_[rank];
+    for (size_t i = 0; i < ops.size(); ++i) {
+      const Op& op = ops[i];
+      if (op.kind == OpKind::Send) {
+        if (op.peer < 0 || op.peer >= p_) return failAt(rank, "send to an invalid peer");
+        Message message{0, op.src.count, {}, false};
+        for (size_t e = 0; e < op.src.count; ++e) {
+          Symbol value = *cellIn(m, op.src.buffer, op.src.offset + e);
+          if (value.garbage) return failAt(rank, "sends an element that was never written");
+          message.data.push_back(std::move(value));
+        }
+        int channel = rank * p_ + op.peer;
+        channels_[channel].push_back(std::move(message));
+        sends.push_back({channel, channels_[channel].size() - 1});
+      } else if (op.kind == OpKind::RecvCopy || op.kind == OpKind::RecvReduce) {
+        if (op.peer < 0 || op.peer >= p_) return failAt(rank, "receive from an invalid peer");
+        recvs.push_back(i);
+      } else if (op.kind == OpKind::Copy) {
+        std::vector<Symbol> values;
+        for (size_t e = 0; e < op.src.count; ++e) values.push_back(*cellIn(m, op.src.buffer, op.src.offset + e));
+        for (size_t e = 0; e < op.dst.count; ++e) *cellIn(m, op.dst.buffer, op.dst.offset + e) = values[e];
+      } else if (op.kind == OpKind::Divide) {
+        for (size_t e = 0; e < op.dst.count; ++e) cellIn(m, op.dst.buffer, op.dst.offset + e)->divisions++;
+      }
+    }
+    return true;
+  }
+
+  // Matches this rank's pending receives, in posting order per peer, against the oldest
+  // unconsumed messages from that peer (MPI's non-overtaking rule).
+  bool matchReceives(int rank, const std::vector<Op>& ops, std::vector<size_t>& recvs, bool* progress) {
+    RankMemory& m = memories_[rank];
+    std::vector<size_t> stillPending;
+    std::vector<bool> peerBlocked(p_, false);
+    for (size_t opIndex : recvs) {
+      const Op& op = ops[opIndex];
+      std::deque<Message>& channel = channels_[op.peer * p_ + rank];
+      auto message = std::find_if(channel.begin(), channel.end(), [](const Message& msg) { return !msg.consumed; });
+      if (peerBlocked[op.peer] || message == channel.end()) {
+        peerBlocked[op.peer] = true;
+        stillPending.push_back(opIndex);
+        continue;
+      }
+      if (message->count != op.dst.count)
+        return failAt(rank, "receives " + std::to_string(op.dst.count) + " elements from rank " +
+                                std::to_string(op.peer) + ", which sent " + std::to_string(message->count));
+      for (size_t e = 0; e < op.dst.count; ++e) {
+        Symbol value = message->data[e];
+        if (op.kind == OpKind::RecvReduce) {
+          Symbol local = *cellIn(m, op.src.buffer, op.src.offset + e);
+          if (local.garbage) return failAt(rank, "reduces an element that was never written");
+          value = combine(local, value);
+        }
+        *cellIn(m, op.dst.buffer, op.dst.offset + e) = std::move(value);
+      }
+      message->consumed = true;
+      *progress = true;
+    }
+    recvs = stillPending;
+    return true;
+  }
+
+  void expectAt(int rank, size_t index, std::vector<Term> expected) {
+    if (!result_.ok) return;
+    Symbol* cell = cellIn(memories_[rank], kOutputBuffer, index);
+    std::vector<Term> got = cell->terms;
+    std::sort(got.begin(), got.end());
+    std::sort(expected.begin(), expected.end());
+    int divisions = (request_.average && p_ > 1 && expected.size() > 1) ? 1 : 0;
+    if (cell->garbage || got != expected || cell->divisions != divisions) {
+      std::ostringstream out;
+      out << "rank " << rank << " output[" << index << "] holds {";
+      for (const Term& t : got) out << " r" << t.first << "[" << t.second << "]";
+      out << " } divided " << cell->divisions << " times" << (cell->garbage ? " (never written)" : "")
+          << "; expected " << expected.size() << " contributions divided " << divisions << " times\n"
+          << describePlan(plans_[rank]);
+      fail(out.str());
+    }
+  }
+
+  void checkResults() {
+    const size_t n = request_.count;
+    for (int r = 0; r < p_; ++r) {
+      auto everyRank = [&](size_t index) {
+        std::vector<Term> terms;
+        for (int q = 0; q < p_; ++q) terms.push_back({q, index});
+        return terms;
+      };
+      switch (request_.collective) {
+        case Collective::AllReduce:
+          for (size_t i = 0; i < n; ++i) expectAt(r, i, everyRank(i));
+          break;
+        case Collective::ReduceScatter:
+          for (size_t i = 0; i < n; ++i) expectAt(r, i, everyRank(r * n + i));
+          break;
+        case Collective::AllGather:
+          for (int q = 0; q < p_; ++q)
+            for (size_t i = 0; i < n; ++i) expectAt(r, q * n + i, {{q, i}});
+          break;
+        case Collective::Broadcast:
+          for (size_t i = 0; i < n; ++i) expectAt(r, i, {{request_.root, i}});
+          break;
+        case Collective::Reduce:
+          if (r == request_.root)
+            for (size_t i = 0; i < n; ++i) expectAt(r, i, everyRank(i));
+          break;
+        case Collective::AlltoAll:
+          for (int q = 0; q < p_; ++q)
+            for (size_t i = 0; i < n; ++i) expectAt(r, q * n + i, {{q, r * n + i}});
+          break;
+        case Collective::SendRecv:
+          for (size_t i = 0; i < n; ++i) expectAt(r, i, {{modRank(r - 1, p_), i}});
+          break;
+      }
+    }
+  }
+
+  VerifyResult fail(const std::string& message) {
+    if (result_.ok) result_ = VerifyResult{false, message};
+    return result_;
+  }
+  bool failAt(int rank, const std::string& message) {
+    fail("rank " + std::to_string(rank) + ": " + message + "\n" + describePlan(plans_[rank]));
+    return false;
+  }
+
+  PlanRequest request_;
+  int p_;
+  std::vector<RankPlan> plans_;
+  std::vector<RankMemory> memories_;
+  std::vector<std::vector<std::vector<Op>>> work_;
+  std::vector<std::deque<Message>> channels_;  // index sender * p + receiver
+  VerifyResult result_;
+};
+
+}  // namespace
+
+VerifyResult verifyPlan(const PlanRequest& request, const PlanBuilder& builder, const VerifyOptions& options) {
+  Simulation simulation(request, builder, options);
+  return simulation.run();
+}
+
+}  // namespace hetccl

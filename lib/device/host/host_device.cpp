@@ -1,0 +1,194 @@
+#include "device/host/host_device.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+
+#include "device/host/host_reduce.h"
+
+namespace hetccl {
+namespace {
+
+// Cache-line alignment, like (or below) what GPU allocators give: vector loops never split a
+// line, and two ranks' buffers never share one.
+constexpr size_t kAllocationAlignment = 64;
+
+bool rangesPartiallyOverlap(const void* x, const void* y, size_t bytes) {
+  const auto xBegin = reinterpret_cast<uintptr_t>(x);
+  const auto yBegin = reinterpret_cast<uintptr_t>(y);
+  return xBegin != yBegin && xBegin < yBegin + bytes && yBegin < xBegin + bytes;
+}
+
+}  // namespace
+
+HostDevice::HostDevice() = default;
+
+HostDevice::~HostDevice() {
+  // Finish all work before freeing the memory it may touch.
+  streams_.clear();
+  defaultStream_.synchronize();
+  for (void* ptr : deviceAllocations_) std::free(ptr);
+  for (void* ptr : hostAllocations_) std::free(ptr);
+}
+
+std::string HostDevice::description() const {
+  return "host (" + std::to_string(std::thread::hardware_concurrency()) + " hardware threads)";
+}
+
+Status HostDevice::allocateInto(AllocationSet& allocations, void** ptr, size_t bytes) {
+  if (ptr == nullptr) return HETCCL_STATUS(Code::InvalidArgument, "allocate: null output pointer");
+  *ptr = nullptr;
+  if (bytes == 0) return Status::ok();
+  if (bytes > SIZE_MAX - kAllocationAlignment)
+    return HETCCL_STATUS(Code::InvalidArgument, "allocate: %zu bytes is too large", bytes);
+  // aligned_alloc wants a size that is a multiple of the alignment.
+  const size_t rounded = (bytes + kAllocationAlignment - 1) / kAllocationAlignment *
+                         kAllocationAlignment;
+  void* memory = std::aligned_alloc(kAllocationAlignment, rounded);
+  if (memory == nullptr)
+    return HETCCL_STATUS(Code::SystemError, "allocate: out of memory for %zu bytes", bytes);
+  std::lock_guard<std::mutex> lock(mutex_);
+  allocations.insert(memory);
+  *ptr = memory;
+  return Status::ok();
+}
+
+Status HostDevice::releaseFrom(AllocationSet& allocations, void* ptr, const char* what) {
+  if (ptr == nullptr) return Status::ok();  // like free(nullptr) and cudaFree(nullptr)
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (allocations.erase(ptr) == 0)
+      return HETCCL_STATUS(Code::InvalidArgument, "%s: %p was not allocated by %s", what, ptr,
+                           &allocations == &deviceAllocations_ ? "allocate" : "allocateHost");
+  }
+  std::free(ptr);
+  return Status::ok();
+}
+
+Status HostDevice::allocate(void** ptr, size_t bytes) {
+  return allocateInto(deviceAllocations_, ptr, bytes);
+}
+Status HostDevice::release(void* ptr) { return releaseFrom(deviceAllocations_, ptr, "release"); }
+Status HostDevice::allocateHost(void** ptr, size_t bytes) {
+  return allocateInto(hostAllocations_, ptr, bytes);
+}
+Status HostDevice::releaseHost(void* ptr) {
+  return releaseFrom(hostAllocations_, ptr, "releaseHost");
+}
+
+Status HostDevice::findStream(StreamHandle handle, HostStream** stream) {
+  if (handle == nullptr) {
+    *stream = &defaultStream_;
+    return Status::ok();
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto found = streams_.find(handle);
+  if (found == streams_.end())
+    return HETCCL_STATUS(Code::InvalidArgument, "unknown stream %p", handle);
+  *stream = found->second.get();
+  return Status::ok();
+}
+
+Status HostDevice::createStream(StreamHandle* stream) {
+  if (stream == nullptr)
+    return HETCCL_STATUS(Code::InvalidArgument, "createStream: null output pointer");
+  auto created = std::make_unique<HostStream>();
+  *stream = created.get();
+  std::lock_guard<std::mutex> lock(mutex_);
+  streams_.emplace(*stream, std::move(created));
+  return Status::ok();
+}
+
+Status HostDevice::destroyStream(StreamHandle stream) {
+  if (stream == nullptr)
+    return HETCCL_STATUS(Code::InvalidArgument, "destroyStream: the default stream is not destroyable");
+  std::unique_ptr<HostStream> doomed;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto found = streams_.find(stream);
+    if (found == streams_.end())
+      return HETCCL_STATUS(Code::InvalidArgument, "destroyStream: unknown stream %p", stream);
+    doomed = std::move(found->second);
+    streams_.erase(found);
+  }
+  return Status::ok();  // `doomed` drains and joins here, outside the lock
+}
+
+Status HostDevice::synchronizeStream(StreamHandle handle) {
+  HostStream* stream;
+  HETCCL_TRY(findStream(handle, &stream));
+  stream->synchronize();
+  return Status::ok();
+}
+
+Status HostDevice::recordEvent(StreamHandle handle, std::unique_ptr<DeviceEvent>* event) {
+  if (event == nullptr)
+    return HETCCL_STATUS(Code::InvalidArgument, "recordEvent: null output pointer");
+  HostStream* stream;
+  HETCCL_TRY(findStream(handle, &stream));
+  *event = stream->recordEvent();
+  return Status::ok();
+}
+
+Status HostDevice::streamWaitEvent(StreamHandle handle, DeviceEvent& event) {
+  auto* hostEvent = dynamic_cast<HostEvent*>(&event);
+  if (hostEvent == nullptr)
+    return HETCCL_STATUS(Code::InvalidArgument, "streamWaitEvent: not an event of a host device");
+  HostStream* stream;
+  HETCCL_TRY(findStream(handle, &stream));
+  stream->waitEvent(*hostEvent);
+  return Status::ok();
+}
+
+Status HostDevice::copyAsync(void* dst, const void* src, size_t bytes, StreamHandle handle) {
+  HostStream* stream;
+  HETCCL_TRY(findStream(handle, &stream));
+  if (bytes == 0 || dst == src) return Status::ok();
+  if (dst == nullptr || src == nullptr)
+    return HETCCL_STATUS(Code::InvalidArgument, "copyAsync: null pointer for %zu bytes", bytes);
+  // memmove: overlapping ranges (a shift within one buffer) stay well defined.
+  stream->enqueue([dst, src, bytes] { std::memmove(dst, src, bytes); });
+  return Status::ok();
+}
+
+Status HostDevice::reduceAsync(void* dst, const void* a, const void* b, size_t count,
+                               ElementType type, ReduceOp op, StreamHandle handle) {
+  if (!isValidElementType(static_cast<int>(type)))
+    return HETCCL_STATUS(Code::InvalidArgument, "reduceAsync: invalid type %d", int(type));
+  if (!isValidReduceOp(static_cast<int>(op)))
+    return HETCCL_STATUS(Code::InvalidArgument, "reduceAsync: invalid op %d", int(op));
+  HostStream* stream;
+  HETCCL_TRY(findStream(handle, &stream));
+  if (count == 0) return Status::ok();
+  if (dst == nullptr || a == nullptr || b == nullptr)
+    return HETCCL_STATUS(Code::InvalidArgument, "reduceAsync: null pointer for %zu elements",
+                         count);
+  const size_t size = elementSize(type);
+  if (count > SIZE_MAX / size)
+    return HETCCL_STATUS(Code::InvalidArgument, "reduceAsync: %zu elements overflow", count);
+  if (rangesPartiallyOverlap(dst, a, count * size) || rangesPartiallyOverlap(dst, b, count * size))
+    return HETCCL_STATUS(Code::InvalidArgument,
+                         "reduceAsync: dst overlaps an input without being equal to it");
+  stream->enqueue([=] { hostReduce(dst, a, b, count, type, op); });
+  return Status::ok();
+}
+
+Status HostDevice::divideAsync(void* dst, size_t count, ElementType type, uint64_t divisor,
+                               StreamHandle handle) {
+  if (!isValidElementType(static_cast<int>(type)))
+    return HETCCL_STATUS(Code::InvalidArgument, "divideAsync: invalid type %d", int(type));
+  if (divisor == 0) return HETCCL_STATUS(Code::InvalidArgument, "divideAsync: divisor 0");
+  HostStream* stream;
+  HETCCL_TRY(findStream(handle, &stream));
+  if (count == 0 || divisor == 1) return Status::ok();
+  if (dst == nullptr)
+    return HETCCL_STATUS(Code::InvalidArgument, "divideAsync: null pointer for %zu elements",
+                         count);
+  stream->enqueue([=] { hostDivide(dst, count, type, divisor); });
+  return Status::ok();
+}
+
+std::unique_ptr<Device> makeHostDevice() { return std::make_unique<HostDevice>(); }
+
+}  // namespace hetccl

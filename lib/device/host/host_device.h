@@ -1,0 +1,58 @@
+// The host "device": ordinary memory, worker-thread streams and the host reduction loops behind
+// the Device interface, so that every path of the library runs on a machine without a GPU.
+// It is stricter than it has to be where that catches bugs a GPU would: device and host
+// allocations are tracked separately, and unknown pointers or streams are rejected.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "device/device.h"
+#include "device/host/host_stream.h"
+
+namespace hetccl {
+
+class HostDevice : public Device {
+ public:
+  HostDevice();
+  ~HostDevice() override;  // drains and destroys every stream, frees what is still allocated
+
+  DeviceKind kind() const override { return DeviceKind::Host; }
+  std::string description() const override;
+
+  Status allocate(void** ptr, size_t bytes) override;
+  Status release(void* ptr) override;
+  Status allocateHost(void** ptr, size_t bytes) override;
+  Status releaseHost(void* ptr) override;
+
+  Status createStream(StreamHandle* stream) override;
+  Status destroyStream(StreamHandle stream) override;
+  Status synchronizeStream(StreamHandle stream) override;
+  Status recordEvent(StreamHandle stream, std::unique_ptr<DeviceEvent>* event) override;
+  Status streamWaitEvent(StreamHandle stream, DeviceEvent& event) override;
+
+  Status copyAsync(void* dst, const void* src, size_t bytes, StreamHandle stream) override;
+  Status reduceAsync(void* dst, const void* a, const void* b, size_t count, ElementType type,
+                     ReduceOp op, StreamHandle stream) override;
+  Status divideAsync(void* dst, size_t count, ElementType type, uint64_t divisor,
+                     StreamHandle stream) override;
+
+ private:
+  using AllocationSet = std::unordered_set<void*>;
+  Status allocateInto(AllocationSet& allocations, void** ptr, size_t bytes);
+  Status releaseFrom(AllocationSet& allocations, void* ptr, const char* what);
+  // nullptr -> the default stream; otherwise a stream this device created, or an error.
+  Status findStream(StreamHandle handle, HostStream** stream);
+
+  std::mutex mutex_;  // guards the sets and the stream map, not the streams' work
+  AllocationSet deviceAllocations_;
+  AllocationSet hostAllocations_;
+  std::unordered_map<StreamHandle, std::unique_ptr<HostStream>> streams_;
+  HostStream defaultStream_;
+};
+
+std::unique_ptr<Device> makeHostDevice();
+
+}  // namespace hetccl

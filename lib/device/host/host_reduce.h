@@ -1,0 +1,21 @@
+// The host backend's elementwise reduction and average division: the functors of
+// device/reduce_ops.h applied in plain loops the compiler can vectorize.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "device/element.h"
+
+namespace hetccl {
+
+// dst[i] = a[i] (op) b[i] for i < count. dst may be a or b exactly (or both), never a partial
+// overlap. Avg reduces as Sum (hostDivide finishes it). Arguments are the caller's to check:
+// an invalid type or op does nothing.
+void hostReduce(void* dst, const void* a, const void* b, size_t count, ElementType type,
+                ReduceOp op);
+
+// dst[i] = dst[i] / divisor with DivideOp's rounding. divisor must not be 0.
+void hostDivide(void* dst, size_t count, ElementType type, uint64_t divisor);
+
+}  // namespace hetccl

@@ -1,0 +1,79 @@
+#include "device/host/host_stream.h"
+
+#include <utility>
+
+namespace hetccl {
+
+void HostStreamProgress::waitForCompleted(uint64_t count) {
+  std::unique_lock<std::mutex> lock(mutex);
+  taskFinished.wait(lock, [&] { return completedCount >= count; });
+}
+
+bool HostStreamProgress::hasCompleted(uint64_t count) {
+  std::lock_guard<std::mutex> lock(mutex);
+  return completedCount >= count;
+}
+
+Status HostEvent::synchronize() {
+  wait();
+  return Status::ok();
+}
+
+HostStream::HostStream()
+    : progress_(std::make_shared<HostStreamProgress>()), worker_([this] { runWorker(); }) {}
+
+HostStream::~HostStream() {
+  {
+    std::lock_guard<std::mutex> lock(progress_->mutex);
+    progress_->stopping = true;
+  }
+  progress_->workAvailable.notify_one();
+  worker_.join();
+}
+
+void HostStream::enqueue(std::function<void()> task) {
+  {
+    std::lock_guard<std::mutex> lock(progress_->mutex);
+    progress_->queue.push_back(std::move(task));
+    ++progress_->enqueuedCount;
+  }
+  progress_->workAvailable.notify_one();
+}
+
+void HostStream::synchronize() {
+  uint64_t target;
+  {
+    std::lock_guard<std::mutex> lock(progress_->mutex);
+    target = progress_->enqueuedCount;
+  }
+  progress_->waitForCompleted(target);
+}
+
+std::unique_ptr<HostEvent> HostStream::recordEvent() {
+  std::lock_guard<std::mutex> lock(progress_->mutex);
+  return std::make_unique<HostEvent>(progress_, progress_->enqueuedCount);
+}
+
+void HostStream::waitEvent(const HostEvent& event) {
+  // A copy of the event: the caller may destroy its event right after this call.
+  enqueue([awaited = event] { awaited.wait(); });
+}
+
+void HostStream::runWorker() {
+  HostStreamProgress& state = *progress_;
+  std::unique_lock<std::mutex> lock(state.mutex);
+  for (;;) {
+    state.workAvailable.wait(lock, [&] { return !state.queue.empty() || state.stopping; });
+    if (state.queue.empty()) return;  // stopping, and drained
+    std::function<void()> task = std::move(state.queue.front());
+    state.queue.pop_front();
+    lock.unlock();
+    task();
+    task = nullptr;  // release captured state before reporting completion
+    lock.lock();
+    ++state.completedCount;
+    state.taskFinished.notify_all();
+  }
+}
+
+}  // namespace hetccl

@@ -1,0 +1,70 @@
+// The host backend's stream: one worker thread that runs enqueued tasks in FIFO order, the way
+// a GPU stream runs kernels and copies. Events are sequence numbers: "every task enqueued
+// before the record has finished" is "the completed-task count has reached the record's".
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "device/device.h"
+
+namespace hetccl {
+
+// What the worker, the stream's users and its events share. Events hold it by shared_ptr, so an
+// event outlives its stream safely (a destroyed stream has drained: its events are complete).
+struct HostStreamProgress {
+  std::mutex mutex;
+  std::condition_variable workAvailable;  // the worker waits on it for tasks
+  std::condition_variable taskFinished;   // synchronize() and events wait on it
+  std::deque<std::function<void()>> queue;
+  uint64_t enqueuedCount = 0;
+  uint64_t completedCount = 0;
+  bool stopping = false;
+
+  void waitForCompleted(uint64_t count);
+  bool hasCompleted(uint64_t count);
+};
+
+class HostEvent : public DeviceEvent {
+ public:
+  HostEvent(std::shared_ptr<HostStreamProgress> progress, uint64_t sequence)
+      : progress_(std::move(progress)), sequence_(sequence) {}
+  bool query() override { return progress_->hasCompleted(sequence_); }
+  Status synchronize() override;
+  // Blocks the calling thread (a worker, for a cross-stream wait) until the event completes.
+  void wait() const { progress_->waitForCompleted(sequence_); }
+
+ private:
+  std::shared_ptr<HostStreamProgress> progress_;
+  uint64_t sequence_;  // completedCount that marks the event done
+};
+
+class HostStream {
+ public:
+  HostStream();
+  // Runs everything already enqueued, then joins the worker.
+  ~HostStream();
+  HostStream(const HostStream&) = delete;
+  HostStream& operator=(const HostStream&) = delete;
+
+  // Tasks must not throw: like a kernel, a task has nobody to report to.
+  void enqueue(std::function<void()> task);
+  // Blocks until every task enqueued before this call has run.
+  void synchronize();
+  std::unique_ptr<HostEvent> recordEvent();
+  // Tasks enqueued after this call start only once `event` (of any stream) has completed.
+  void waitEvent(const HostEvent& event);
+
+ private:
+  void runWorker();
+
+  std::shared_ptr<HostStreamProgress> progress_;
+  std::thread worker_;  // last: starts once the state above exists
+};
+
+}  // namespace hetccl

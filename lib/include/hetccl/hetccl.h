@@ -1,0 +1,165 @@
+/*
+ * hetccl — collectives across GPU vendors, with an NCCL-shaped C API.
+ *
+ * This header is C99-clean and usable from C and C++. Every name follows NCCL's with the
+ * `hetccl` prefix, and the enum values are NCCL's, so a program written for NCCL ports by
+ * renaming.  The MPI communicator handed to hetcclCommInitMPI is the only MPI type here; the
+ * header includes <mpi.h> for it.
+ */
+#ifndef HETCCL_HETCCL_H
+#define HETCCL_HETCCL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <mpi.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HETCCL_MAJOR 0
+#define HETCCL_MINOR 1
+#define HETCCL_PATCH 0
+#define HETCCL_VERSION(X, Y, Z) ((X) * 10000 + (Y) * 100 + (Z))
+#define HETCCL_VERSION_CODE HETCCL_VERSION(HETCCL_MAJOR, HETCCL_MINOR, HETCCL_PATCH)
+
+/* Opaque communicator handle. */
+typedef struct hetcclComm* hetcclComm_t;
+#define HETCCL_COMM_NULL NULL
+
+/* A stream of the rank's device: a cudaStream_t, a hipStream_t, or a host-device stream made
+ * with hetcclStreamCreate.  NULL means the device's default stream. */
+typedef void* hetcclStream_t;
+
+/* Result codes: the values are NCCL's (ncclResult_t), plus a timeout code. */
+typedef enum {
+  hetcclSuccess = 0,
+  hetcclUnhandledDeviceError = 1, /* a CUDA/HIP/host-device call failed */
+  hetcclSystemError = 2,          /* the OS or MPI failed */
+  hetcclInternalError = 3,        /* a bug in hetccl */
+  hetcclInvalidArgument = 4,      /* bad pointer, type, op, root, peer or communicator */
+  hetcclInvalidUsage = 5,         /* a call in the wrong state (e.g. unbalanced group calls) */
+  hetcclRemoteError = 6,          /* another rank failed */
+  hetcclInProgress = 7,           /* a non-blocking operation has not finished */
+  hetcclTimeout = 8,              /* an operation exceeded HETCCL_TIMEOUT */
+  hetcclNumResults = 9
+} hetcclResult_t;
+
+/* Reduction operations: NCCL's values. */
+typedef enum {
+  hetcclSum = 0,
+  hetcclProd = 1,
+  hetcclMax = 2, /* NaN-propagating, +0 > -0 (IEEE 754-2019 maximum) */
+  hetcclMin = 3, /* NaN-propagating, -0 < +0 (IEEE 754-2019 minimum) */
+  hetcclAvg = 4, /* sum, then divided once by the rank count */
+  hetcclNumOps = 5
+} hetcclRedOp_t;
+
+/* Element types: NCCL's values. */
+typedef enum {
+  hetcclInt8 = 0, hetcclChar = 0,
+  hetcclUint8 = 1,
+  hetcclInt32 = 2, hetcclInt = 2,
+  hetcclUint32 = 3,
+  hetcclInt64 = 4,
+  hetcclUint64 = 5,
+  hetcclFloat16 = 6, hetcclHalf = 6,
+  hetcclFloat32 = 7, hetcclFloat = 7,
+  hetcclFloat64 = 8, hetcclDouble = 8,
+  hetcclBfloat16 = 9,
+  hetcclNumTypes = 10
+} hetcclDataType_t;
+
+/* Per-communicator settings.  Initialise with HETCCL_CONFIG_INITIALIZER; a field left at its
+ * "undefined" value takes the environment's setting (HETCCL_*), then the built-in default.
+ * A NULL config pointer means all defaults. */
+#define HETCCL_CONFIG_UNDEF_INT INT32_MIN
+typedef struct {
+  size_t size;          /* sizeof(hetcclConfig_t), for ABI evolution */
+  unsigned int magic;   /* HETCCL_CONFIG_MAGIC */
+  int version;          /* HETCCL_VERSION_CODE of the header the caller compiled against */
+  int chunkBytes;       /* pipeline chunk size in bytes (HETCCL_CHUNK_BYTES) */
+  int pipelineDepth;    /* chunks in flight per operation (HETCCL_PIPELINE_DEPTH) */
+  const char* algorithm;/* "auto", "ring", ... (HETCCL_ALGO); NULL = undefined */
+} hetcclConfig_t;
+#define HETCCL_CONFIG_MAGIC 0x48435431u
+#define HETCCL_CONFIG_INITIALIZER                                                     \
+  {                                                                                   \
+    sizeof(hetcclConfig_t), HETCCL_CONFIG_MAGIC, HETCCL_VERSION_CODE,                 \
+        HETCCL_CONFIG_UNDEF_INT, HETCCL_CONFIG_UNDEF_INT, NULL                        \
+  }
+
+/* Library version as HETCCL_VERSION_CODE. */
+hetcclResult_t hetcclGetVersion(int* version);
+/* A static, human-readable name for a result code. */
+const char* hetcclGetErrorString(hetcclResult_t result);
+/* The message of the last error on this communicator (or, for comm == NULL, of the last call
+ * on this thread that had no usable communicator).  Never NULL. */
+const char* hetcclGetLastError(hetcclComm_t comm);
+
+/* Creates a communicator over every rank of an MPI communicator (collective over mpiComm).
+ * MPI must be initialised.  hetccl duplicates mpiComm, so the caller's traffic never mixes
+ * with hetccl's. */
+hetcclResult_t hetcclCommInitMPI(hetcclComm_t* comm, MPI_Comm mpiComm, const hetcclConfig_t* config);
+/* Waits for outstanding work, then frees the communicator (collective, like NCCL's). */
+hetcclResult_t hetcclCommDestroy(hetcclComm_t comm);
+/* Frees the communicator at once without waiting for peers. */
+hetcclResult_t hetcclCommAbort(hetcclComm_t comm);
+hetcclResult_t hetcclCommCount(const hetcclComm_t comm, int* count);
+hetcclResult_t hetcclCommUserRank(const hetcclComm_t comm, int* rank);
+/* The error that poisoned the communicator, or hetcclSuccess. */
+hetcclResult_t hetcclCommGetAsyncError(hetcclComm_t comm, hetcclResult_t* asyncError);
+
+/* Device memory of this process's device (selected by HETCCL_DEVICE). */
+hetcclResult_t hetcclMemAlloc(void** ptr, size_t size);
+hetcclResult_t hetcclMemFree(void* ptr);
+/* Copies between host memory and device memory of this process's device (blocking). */
+hetcclResult_t hetcclMemcpyToDevice(void* dst, const void* src, size_t bytes);
+hetcclResult_t hetcclMemcpyFromDevice(void* dst, const void* src, size_t bytes);
+/* Streams of this process's device, for programs that do not use CUDA or HIP directly. */
+hetcclResult_t hetcclStreamCreate(hetcclStream_t* stream);
+hetcclResult_t hetcclStreamDestroy(hetcclStream_t stream);
+hetcclResult_t hetcclStreamSynchronize(hetcclStream_t stream);
+
+/* Collectives: arguments, per-rank counts and in-place rules as NCCL's.
+ *   in-place all-reduce/broadcast/reduce: sendbuff == recvbuff
+ *   in-place reduce-scatter: recvbuff == sendbuff + rank * recvcount
+ *   in-place all-gather:     sendbuff == recvbuff + rank * sendcount
+ *   in-place all-to-all:     sendbuff == recvbuff
+ * Each call is ordered on `stream`: work enqueued there before the call is seen, and the
+ * result is visible to work enqueued after it.  Outside a group the call returns when the
+ * operation has completed (see README, "Stream semantics"). */
+hetcclResult_t hetcclAllReduce(const void* sendbuff, void* recvbuff, size_t count,
+                               hetcclDataType_t datatype, hetcclRedOp_t op, hetcclComm_t comm,
+                               hetcclStream_t stream);
+hetcclResult_t hetcclReduceScatter(const void* sendbuff, void* recvbuff, size_t recvcount,
+                                   hetcclDataType_t datatype, hetcclRedOp_t op,
+                                   hetcclComm_t comm, hetcclStream_t stream);
+hetcclResult_t hetcclAllGather(const void* sendbuff, void* recvbuff, size_t sendcount,
+                               hetcclDataType_t datatype, hetcclComm_t comm,
+                               hetcclStream_t stream);
+hetcclResult_t hetcclBroadcast(const void* sendbuff, void* recvbuff, size_t count,
+                               hetcclDataType_t datatype, int root, hetcclComm_t comm,
+                               hetcclStream_t stream);
+hetcclResult_t hetcclReduce(const void* sendbuff, void* recvbuff, size_t count,
+                            hetcclDataType_t datatype, hetcclRedOp_t op, int root,
+                            hetcclComm_t comm, hetcclStream_t stream);
+hetcclResult_t hetcclAlltoAll(const void* sendbuff, void* recvbuff, size_t count,
+                              hetcclDataType_t datatype, hetcclComm_t comm,
+                              hetcclStream_t stream);
+hetcclResult_t hetcclSend(const void* sendbuff, size_t count, hetcclDataType_t datatype,
+                          int peer, hetcclComm_t comm, hetcclStream_t stream);
+hetcclResult_t hetcclRecv(void* recvbuff, size_t count, hetcclDataType_t datatype, int peer,
+                          hetcclComm_t comm, hetcclStream_t stream);
+
+/* Group calls: operations issued between GroupStart and GroupEnd are validated at once and
+ * run together at GroupEnd (all point-to-point operations of the group concurrently), as
+ * NCCL's groups.  Groups nest; the outermost GroupEnd runs them. */
+hetcclResult_t hetcclGroupStart(void);
+hetcclResult_t hetcclGroupEnd(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HETCCL_HETCCL_H */

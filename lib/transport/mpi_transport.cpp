@@ -1,0 +1,93 @@
+#include "transport/mpi_transport.h"
+
+#include <algorithm>
+#include <climits>
+#include <vector>
+
+namespace hetccl {
+
+size_t messagePieceCount(size_t bytes, size_t maxMessageBytes) {
+  if (bytes == 0) return 1;
+  return (bytes + maxMessageBytes - 1) / maxMessageBytes;
+}
+
+namespace {
+
+std::string mpiErrorText(int code) {
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  if (MPI_Error_string(code, text, &length) != MPI_SUCCESS) return "unknown MPI error";
+  return std::string(text, length);
+}
+
+class MpiTransfer : public Transfer {
+ public:
+  std::vector<MPI_Request> requests;
+  Status test(bool* done) override {
+    int flag = 0;
+    int rc = MPI_Testall(static_cast<int>(requests.size()), requests.data(), &flag,
+                         MPI_STATUSES_IGNORE);
+    if (rc != MPI_SUCCESS)
+      return HETCCL_STATUS(Code::SystemError, "MPI_Testall failed: %s", mpiErrorText(rc).c_str());
+    *done = flag != 0;
+    return Status::ok();
+  }
+  ~MpiTransfer() override {
+    // A transfer dropped before completion (an aborted operation) must not leak requests.
+    for (MPI_Request& request : requests) {
+      if (request == MPI_REQUEST_NULL) continue;
+      MPI_Cancel(&request);
+      MPI_Request_free(&request);
+    }
+  }
+};
+
+}  // namespace
+
+MpiTransport::MpiTransport(MPI_Comm comm, size_t maxMessageBytes)
+    : comm_(comm), maxMessageBytes_(std::clamp<size_t>(maxMessageBytes, 1, INT_MAX)) {
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &size_);
+  int* tagUpperBound = nullptr;
+  int found = 0;
+  MPI_Comm_get_attr(comm_, MPI_TAG_UB, &tagUpperBound, &found);
+  if (found && tagUpperBound) maxTag_ = *tagUpperBound;
+}
+
+Status MpiTransport::postSend(const void* buffer, size_t bytes, int peer, int tag,
+                              std::unique_ptr<Transfer>* transfer) {
+  auto result = std::make_unique<MpiTransfer>();
+  size_t pieces = messagePieceCount(bytes, maxMessageBytes_);
+  result->requests.resize(pieces, MPI_REQUEST_NULL);
+  const char* bytePtr = static_cast<const char*>(buffer);
+  for (size_t i = 0; i < pieces; ++i) {
+    size_t offset = i * maxMessageBytes_;
+    int length = static_cast<int>(std::min(maxMessageBytes_, bytes - offset));
+    int rc = MPI_Isend(bytePtr + offset, length, MPI_BYTE, peer, tag, comm_, &result->requests[i]);
+    if (rc != MPI_SUCCESS)
+      return HETCCL_STATUS(Code::SystemError, "MPI_Isend of %d bytes to rank %d failed: %s",
+                           length, peer, mpiErrorText(rc).c_str());
+  }
+  *transfer = std::move(result);
+  return Status::ok();
+}
+
+Status MpiTransport::postRecv(void* buffer, size_t bytes, int peer, int tag,
+                              std::unique_ptr<Transfer>* transfer) {
+  auto result = std::make_unique<MpiTransfer>();
+  size_t pieces = messagePieceCount(bytes, maxMessageBytes_);
+  result->requests.resize(pieces, MPI_REQUEST_NULL);
+  char* bytePtr = static_cast<char*>(buffer);
+  for (size_t i = 0; i < pieces; ++i) {
+    size_t offset = i * maxMessageBytes_;
+    int length = static_cast<int>(std::min(maxMessageBytes_, bytes - offset));
+    int rc = MPI_Irecv(bytePtr + offset, length, MPI_BYTE, peer, tag, comm_, &result->requests[i]);
+    if (rc != MPI_SUCCESS)
+      return HETCCL_STATUS(Code::SystemError, "MPI_Irecv of %d bytes from rank %d failed: %s",
+                           length, peer, mpiErrorText(rc).c_str());
+  }
+  *transfer = std::move(result);
+  return Status::ok();
+}
+
+}  // namespace hetccl

@@ -1,0 +1,36 @@
+// A Transport moves bytes between ranks without blocking: the executor posts transfers and
+// polls them, so several chunks can be in flight on one thread.  Implementations: MPI direct
+// (this file's sibling), later MPI host-staged and a link-shaping decorator for emulation.
+// Buffers are device memory of the rank's device; a transport that cannot hand device
+// pointers to its wire stages them itself.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+#include "core/status.h"
+
+namespace hetccl {
+
+// One posted send or receive.
+class Transfer {
+ public:
+  virtual ~Transfer() = default;
+  // Sets *done once the transfer has completed (the buffer may then be reused or read).
+  virtual Status test(bool* done) = 0;
+};
+
+class Transport {
+ public:
+  virtual ~Transport() = default;
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  // The largest tag value the executor may use (tags 0..maxTag()).
+  virtual int maxTag() const = 0;
+  virtual Status postSend(const void* buffer, size_t bytes, int peer, int tag,
+                          std::unique_ptr<Transfer>* transfer) = 0;
+  virtual Status postRecv(void* buffer, size_t bytes, int peer, int tag,
+                          std::unique_ptr<Transfer>* transfer) = 0;
+};
+
+}  // namespace hetccl
