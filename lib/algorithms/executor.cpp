@@ -1,0 +1,187 @@
+#include "algorithms/executor.h"
+
+#include <algorithm>
+#include <thread>
+
+#include "algorithms/chunking.h"
+
+namespace hetccl {
+
+namespace {
+
+size_t maxReceiveReducesPerStep(const RankPlan& plan) {
+  size_t most = 0;
+  for (const Step& step : plan.steps)
+    most = std::max<size_t>(most, std::count_if(step.ops.begin(), step.ops.end(),
+                                                [](const Op& op) { return op.kind == OpKind::RecvReduce; }));
+  return most;
+}
+
+}  // namespace
+
+// A transfer in flight, with what to do once it lands.
+struct PendingTransfer {
+  std::unique_ptr<Transfer> transfer;
+  const Op* reduceInto = nullptr;  // a RecvReduce whose data sits in `staged`
+  char* staged = nullptr;
+};
+
+// One pipeline slot: it runs pipelines slot, slot + depth, slot + 2*depth, ... one after the
+// other, each through all steps of the plan.
+struct Executor::Slot {
+  int index = 0;
+  size_t pipeline = 0;
+  size_t step = 0;
+  bool active = false;
+  bool waitingForDevice = false;
+  std::vector<Op> ops;  // the current step, cut to this pipeline's chunk
+  std::vector<PendingTransfer> transfers;
+  std::unique_ptr<DeviceEvent> deviceDone;
+};
+
+Executor::Executor(Device& device, Transport& transport, StreamHandle stream)
+    : device_(device), transport_(transport), stream_(stream) {}
+
+Executor::~Executor() {
+  if (staging_) (void)device_.release(staging_);
+}
+
+Status Executor::ensureStaging(size_t bytes) {
+  if (bytes <= stagingBytes_) return Status::ok();
+  if (staging_) HETCCL_TRY(device_.release(staging_));
+  staging_ = nullptr;
+  stagingBytes_ = 0;
+  void* memory = nullptr;
+  HETCCL_TRY(device_.allocate(&memory, bytes));
+  staging_ = static_cast<char*>(memory);
+  stagingBytes_ = bytes;
+  return Status::ok();
+}
+
+Status Executor::run(const RankPlan& plan, const PlanBuffers& buffers, ElementType type,
+                     ReduceOp op, int tagBase, const ExecutionSettings& settings) {
+  buffers_ = &buffers;
+  type_ = type;
+  op_ = op;
+  elementSize_ = elementSize(type);
+  chunkElements_ = std::max<size_t>(1, settings.chunkBytes / elementSize_);
+  const size_t pipelines = pipelineCount(plan, chunkElements_);
+  if (pipelines == 0) return Status::ok();
+  const int depth = static_cast<int>(std::min<size_t>(
+      pipelines, static_cast<size_t>(std::clamp(settings.pipelineDepth, 1, kMaxPipelineDepth))));
+  tag_ = tagBase;
+
+  stagingPerSlot_ = maxReceiveReducesPerStep(plan) * chunkElements_ * elementSize_;
+  HETCCL_TRY(ensureStaging(stagingPerSlot_ * depth));
+
+  std::vector<Slot> slots(depth);
+  for (int i = 0; i < depth; ++i) {
+    slots[i].index = i;
+    slots[i].pipeline = i;
+    slots[i].active = true;
+    HETCCL_TRY(startStep(slots[i], plan));
+  }
+  for (bool anyActive = true; anyActive;) {
+    anyActive = false;
+    bool progressed = false;
+    for (Slot& slot : slots) {
+      if (!slot.active) continue;
+      HETCCL_TRY(pollSlot(slot, plan, &progressed));
+      if (slot.active) anyActive = true;
+      if (!slot.active && slot.pipeline + depth < pipelines) {
+        slot.pipeline += depth;
+        slot.step = 0;
+        slot.active = true;
+        anyActive = true;
+        HETCCL_TRY(startStep(slot, plan));
+      }
+    }
+    // Ranks may outnumber cores (oversubscribed tests): let the others run.
+    if (anyActive && !progressed) std::this_thread::yield();
+  }
+  return device_.synchronizeStream(stream_);
+}
+
+// Enqueues the step's local work, posts its transfers.  Empty steps (this pipeline's chunk
+// of every region is empty) are skipped.
+Status Executor::startStep(Slot& slot, const RankPlan& plan) {
+  const PlanBuffers& buffers = *buffers_;
+  auto at = [&](const Region& region) { return buffers[region.buffer] + region.offset * elementSize_; };
+  for (; slot.step < plan.steps.size(); ++slot.step) {
+    sliceStep(plan.steps[slot.step], slot.pipeline, chunkElements_, &slot.ops);
+    if (!slot.ops.empty()) break;
+  }
+  if (slot.step == plan.steps.size()) {
+    slot.active = false;
+    return Status::ok();
+  }
+  slot.transfers.clear();
+  char* staging = staging_ + slot.index * stagingPerSlot_;
+  for (const Op& op : slot.ops) {
+    const size_t bytes = (op.kind == OpKind::Send ? op.src.count : op.dst.count) * elementSize_;
+    switch (op.kind) {
+      case OpKind::Copy:
+        HETCCL_TRY(device_.copyAsync(at(op.dst), at(op.src), bytes, stream_));
+        break;
+      case OpKind::Divide:
+        HETCCL_TRY(device_.divideAsync(at(op.dst), op.dst.count, type_, plan.divisor, stream_));
+        break;
+      case OpKind::Send: {
+        PendingTransfer pending;
+        HETCCL_TRY(transport_.postSend(at(op.src), bytes, op.peer, tag_ + slot.index, &pending.transfer));
+        slot.transfers.push_back(std::move(pending));
+        break;
+      }
+      case OpKind::RecvCopy: {
+        PendingTransfer pending;
+        HETCCL_TRY(transport_.postRecv(at(op.dst), bytes, op.peer, tag_ + slot.index, &pending.transfer));
+        slot.transfers.push_back(std::move(pending));
+        break;
+      }
+      case OpKind::RecvReduce: {
+        PendingTransfer pending;
+        pending.reduceInto = &op;
+        pending.staged = staging;
+        staging += chunkElements_ * elementSize_;
+        HETCCL_TRY(transport_.postRecv(pending.staged, bytes, op.peer, tag_ + slot.index, &pending.transfer));
+        slot.transfers.push_back(std::move(pending));
+        break;
+      }
+    }
+  }
+  slot.waitingForDevice = false;
+  return Status::ok();
+}
+
+// Advances a slot as far as it can without blocking.
+Status Executor::pollSlot(Slot& slot, const RankPlan& plan, bool* progressed) {
+  const PlanBuffers& buffers = *buffers_;
+  auto at = [&](const Region& region) { return buffers[region.buffer] + region.offset * elementSize_; };
+  if (!slot.waitingForDevice) {
+    bool allDone = true;
+    for (PendingTransfer& pending : slot.transfers) {
+      if (!pending.transfer) continue;
+      bool done = false;
+      HETCCL_TRY(pending.transfer->test(&done));
+      if (!done) {
+        allDone = false;
+        continue;
+      }
+      *progressed = true;
+      pending.transfer.reset();
+      if (const Op* op = pending.reduceInto)
+        HETCCL_TRY(device_.reduceAsync(at(op->dst), at(op->src), pending.staged, op->dst.count,
+                                       type_, op_, stream_));
+    }
+    if (!allDone) return Status::ok();
+    // The next step may send what this one reduced: wait for the device to finish it.
+    HETCCL_TRY(device_.recordEvent(stream_, &slot.deviceDone));
+    slot.waitingForDevice = true;
+  }
+  if (!slot.deviceDone->query()) return Status::ok();
+  *progressed = true;
+  ++slot.step;
+  return startStep(slot, plan);
+}
+
+}  // namespace hetccl

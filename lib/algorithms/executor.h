@@ -1,0 +1,63 @@
+// The executor runs one rank's plan over a transport and a device, with several chunk
+// pipelines in flight (see chunking.h): while one pipeline waits for the network, another's
+// reduction runs on the device stream and a third posts its next sends.  It drives progress
+// from the calling thread and returns when every step of every pipeline has completed and
+// the device stream has drained.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "algorithms/plan.h"
+#include "core/status.h"
+#include "device/device.h"
+#include "transport/transport.h"
+
+namespace hetccl {
+
+// Pipelines in flight are capped so that each gets its own tag below any MPI's MPI_TAG_UB.
+constexpr int kMaxPipelineDepth = 64;
+
+struct ExecutionSettings {
+  size_t chunkBytes = size_t{1} << 20;
+  int pipelineDepth = 4;
+};
+
+// Where the plan's buffers are: index BufferId (input, output, scratch, user buffers...).
+using PlanBuffers = std::vector<char*>;
+
+class Executor {
+ public:
+  Executor(Device& device, Transport& transport, StreamHandle stream);
+  ~Executor();
+  Executor(const Executor&) = delete;
+  Executor& operator=(const Executor&) = delete;
+
+  // Pipeline slot i uses tag `tagBase + i` (tags tagBase .. tagBase + kMaxPipelineDepth - 1
+  // belong to this run).  For point-to-point plans pass ElementType::Uint8 (regions in bytes).
+  Status run(const RankPlan& plan, const PlanBuffers& buffers, ElementType type, ReduceOp op,
+             int tagBase, const ExecutionSettings& settings);
+
+ private:
+  struct Slot;
+  Status ensureStaging(size_t bytes);
+  Status startStep(Slot& slot, const RankPlan& plan);
+  Status pollSlot(Slot& slot, const RankPlan& plan, bool* progressed);
+
+  Device& device_;
+  Transport& transport_;
+  StreamHandle stream_;
+  char* staging_ = nullptr;
+  size_t stagingBytes_ = 0;
+  // Per-run context, set by run().
+  const PlanBuffers* buffers_ = nullptr;
+  ElementType type_ = ElementType::Uint8;
+  ReduceOp op_ = ReduceOp::Sum;
+  size_t elementSize_ = 1;
+  size_t chunkElements_ = 1;
+  size_t stagingPerSlot_ = 0;
+  int tag_ = 0;
+};
+
+}  // namespace hetccl

@@ -1,0 +1,171 @@
+// The collective and point-to-point entry points: validate everything at once (an invalid
+// argument returns before anything is queued or sent, so the communicator stays usable),
+// then run the operation, or queue it when inside a group.
+#include <cstdint>
+
+#include "core/api_support.h"
+#include "core/group.h"
+
+namespace hetccl {
+namespace {
+
+// Failures past validation leave peers mid-operation: the communicator cannot be trusted
+// any more (NCCL's contract), except for the usage errors that are reported before any
+// traffic.
+void poisonOnFailure(hetcclComm* comm, const Status& status) {
+  if (!comm || status.isOk()) return;
+  if (status.code() == Code::InvalidArgument || status.code() == Code::InvalidUsage) return;
+  if (isLiveCommunicator(comm)) comm->poisoned = status;
+}
+
+Status checkType(int type) {
+  if (!isValidElementType(type))
+    return HETCCL_STATUS(Code::InvalidArgument, "invalid datatype %d (valid: 0..%d)", type, kElementTypeCount - 1);
+  return Status::ok();
+}
+
+Status checkOp(int op) {
+  if (!isValidReduceOp(op))
+    return HETCCL_STATUS(Code::InvalidArgument, "invalid reduction op %d (valid: 0..%d)", op, kReduceOpCount - 1);
+  return Status::ok();
+}
+
+Status checkRank(int value, int nranks, const char* what) {
+  if (value < 0 || value >= nranks)
+    return HETCCL_STATUS(Code::InvalidArgument, "%s %d out of range (communicator has %d ranks)", what, value, nranks);
+  return Status::ok();
+}
+
+Status checkBuffer(const void* buffer, size_t count, const char* name, const char* call) {
+  if (count > 0 && !buffer)
+    return HETCCL_STATUS(Code::InvalidArgument, "%s: %s is NULL with count %zu", call, name, count);
+  return Status::ok();
+}
+
+// The largest buffer a call touches is count * nranks elements: it must fit in size_t.
+Status checkSize(size_t count, int type, int nranks, const char* call) {
+  size_t limit = SIZE_MAX / elementSize(static_cast<ElementType>(type)) / static_cast<size_t>(nranks);
+  if (count > limit)
+    return HETCCL_STATUS(Code::InvalidArgument, "%s: count %zu is too large for %d ranks", call, count, nranks);
+  return Status::ok();
+}
+
+Status validate(const hetcclComm* comm, const CollectiveCall& call, int type, int op, bool reduces,
+                const char* name) {
+  HETCCL_TRY(checkCommunicator(comm));
+  HETCCL_TRY(checkType(type));
+  if (reduces) HETCCL_TRY(checkOp(op));
+  if (call.collective == Collective::Broadcast || call.collective == Collective::Reduce)
+    HETCCL_TRY(checkRank(call.root, comm->nranks, "root"));
+  HETCCL_TRY(checkSize(call.count, type, comm->nranks, name));
+  // Broadcast reads sendbuff only on the root; reduce writes recvbuff only on the root.
+  bool readsSend = call.collective != Collective::Broadcast || comm->rank == call.root;
+  bool writesRecv = call.collective != Collective::Reduce || comm->rank == call.root;
+  if (readsSend) HETCCL_TRY(checkBuffer(call.sendbuff, call.count, "sendbuff", name));
+  if (writesRecv) HETCCL_TRY(checkBuffer(call.recvbuff, call.count, "recvbuff", name));
+  return Status::ok();
+}
+
+hetcclResult_t submitCollective(hetcclComm* comm, CollectiveCall call, int type, int op, bool reduces,
+                                const char* name) {
+  Status status = validate(comm, call, type, op, reduces, name);
+  if (!status.isOk()) return report(isLiveCommunicator(comm) ? comm : nullptr, status);
+  call.type = static_cast<ElementType>(type);
+  call.op = reduces ? static_cast<ReduceOp>(op) : ReduceOp::Sum;
+  if (insideGroup()) {
+    queueCollective(comm, call);
+    return hetcclSuccess;
+  }
+  status = runCollective(*comm, call);
+  poisonOnFailure(comm, status);
+  return report(comm, status);
+}
+
+hetcclResult_t submitPointToPoint(hetcclComm* comm, PointToPointCall call, size_t count, int type,
+                                  const char* name) {
+  Status status = checkCommunicator(comm);
+  if (status.isOk()) status = checkType(type);
+  if (status.isOk()) status = checkRank(call.peer, comm->nranks, "peer");
+  if (status.isOk()) status = checkSize(count, type, 1, name);
+  if (status.isOk()) status = checkBuffer(call.buffer, count, call.isSend ? "sendbuff" : "recvbuff", name);
+  if (!status.isOk()) return report(isLiveCommunicator(comm) ? comm : nullptr, status);
+  call.bytes = count * elementSize(static_cast<ElementType>(type));
+  if (insideGroup()) {
+    queuePointToPoint(comm, call);
+    return hetcclSuccess;
+  }
+  status = runPointToPoint(*comm, {call});
+  poisonOnFailure(comm, status);
+  return report(comm, status);
+}
+
+}  // namespace
+}  // namespace hetccl
+
+using hetccl::CollectiveCall;
+using hetccl::Collective;
+
+extern "C" {
+
+hetcclResult_t hetcclAllReduce(const void* sendbuff, void* recvbuff, size_t count, hetcclDataType_t datatype,
+                               hetcclRedOp_t op, hetcclComm_t comm, hetcclStream_t stream) {
+  CollectiveCall call{Collective::AllReduce, sendbuff, recvbuff, count, {}, {}, 0, stream};
+  return hetccl::submitCollective(comm, call, datatype, op, true, "hetcclAllReduce");
+}
+
+hetcclResult_t hetcclReduceScatter(const void* sendbuff, void* recvbuff, size_t recvcount,
+                                   hetcclDataType_t datatype, hetcclRedOp_t op, hetcclComm_t comm,
+                                   hetcclStream_t stream) {
+  CollectiveCall call{Collective::ReduceScatter, sendbuff, recvbuff, recvcount, {}, {}, 0, stream};
+  return hetccl::submitCollective(comm, call, datatype, op, true, "hetcclReduceScatter");
+}
+
+hetcclResult_t hetcclAllGather(const void* sendbuff, void* recvbuff, size_t sendcount, hetcclDataType_t datatype,
+                               hetcclComm_t comm, hetcclStream_t stream) {
+  CollectiveCall call{Collective::AllGather, sendbuff, recvbuff, sendcount, {}, {}, 0, stream};
+  return hetccl::submitCollective(comm, call, datatype, 0, false, "hetcclAllGather");
+}
+
+hetcclResult_t hetcclBroadcast(const void* sendbuff, void* recvbuff, size_t count, hetcclDataType_t datatype,
+                               int root, hetcclComm_t comm, hetcclStream_t stream) {
+  CollectiveCall call{Collective::Broadcast, sendbuff, recvbuff, count, {}, {}, root, stream};
+  return hetccl::submitCollective(comm, call, datatype, 0, false, "hetcclBroadcast");
+}
+
+hetcclResult_t hetcclReduce(const void* sendbuff, void* recvbuff, size_t count, hetcclDataType_t datatype,
+                            hetcclRedOp_t op, int root, hetcclComm_t comm, hetcclStream_t stream) {
+  CollectiveCall call{Collective::Reduce, sendbuff, recvbuff, count, {}, {}, root, stream};
+  return hetccl::submitCollective(comm, call, datatype, op, true, "hetcclReduce");
+}
+
+hetcclResult_t hetcclAlltoAll(const void* sendbuff, void* recvbuff, size_t count, hetcclDataType_t datatype,
+                              hetcclComm_t comm, hetcclStream_t stream) {
+  CollectiveCall call{Collective::AlltoAll, sendbuff, recvbuff, count, {}, {}, 0, stream};
+  return hetccl::submitCollective(comm, call, datatype, 0, false, "hetcclAlltoAll");
+}
+
+hetcclResult_t hetcclSend(const void* sendbuff, size_t count, hetcclDataType_t datatype, int peer,
+                          hetcclComm_t comm, hetcclStream_t stream) {
+  hetccl::PointToPointCall call{true, const_cast<void*>(sendbuff), 0, peer, stream};
+  return hetccl::submitPointToPoint(comm, call, count, datatype, "hetcclSend");
+}
+
+hetcclResult_t hetcclRecv(void* recvbuff, size_t count, hetcclDataType_t datatype, int peer, hetcclComm_t comm,
+                          hetcclStream_t stream) {
+  hetccl::PointToPointCall call{false, recvbuff, 0, peer, stream};
+  return hetccl::submitPointToPoint(comm, call, count, datatype, "hetcclRecv");
+}
+
+hetcclResult_t hetcclGroupStart(void) { return hetccl::report(nullptr, hetccl::groupStart()); }
+
+hetcclResult_t hetcclGroupEnd(void) {
+  hetcclComm* failed = nullptr;
+  hetccl::Status status = hetccl::groupEnd(&failed);
+  if (!status.isOk() && failed) {
+    if (status.code() != hetccl::Code::InvalidArgument && status.code() != hetccl::Code::InvalidUsage)
+      failed->poisoned = status;
+  }
+  return hetccl::report(failed, status);
+}
+
+}  // extern "C"

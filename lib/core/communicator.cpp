@@ -1,0 +1,155 @@
+#include "core/communicator.h"
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <unordered_set>
+
+#include "algorithms/flat_plans.h"
+#include "core/log.h"
+#include "core/process_device.h"
+
+namespace hetccl {
+
+namespace {
+
+// Live communicators of this process, so that a destroyed handle is reported as an invalid
+// argument instead of being dereferenced.  Process-wide by nature: handles are.
+std::mutex registryLock;
+std::unordered_set<const hetcclComm*>& registry() {
+  static std::unordered_set<const hetcclComm*> live;
+  return live;
+}
+
+// Tags 1..kMaxPipelineDepth carry point-to-point groups, which only the ranks involved run
+// (so they cannot share the collectives' sequence); collectives cycle through the rest.
+int pointToPointTagBase() { return 1; }
+int collectiveTagBase(const hetcclComm& comm, uint32_t sequence) {
+  int blocks = std::max(1, comm.transport->maxTag() / kMaxPipelineDepth - 1);
+  return 1 + kMaxPipelineDepth * (1 + static_cast<int>(sequence % static_cast<uint32_t>(blocks)));
+}
+
+Status ensureScratch(hetcclComm& comm, size_t bytes) {
+  if (bytes <= comm.scratchBytes) return Status::ok();
+  if (comm.scratch) HETCCL_TRY(comm.device->release(comm.scratch));
+  comm.scratch = nullptr;
+  comm.scratchBytes = 0;
+  HETCCL_TRY(comm.device->allocate(&comm.scratch, bytes));
+  comm.scratchBytes = bytes;
+  return Status::ok();
+}
+
+ExecutionSettings executionSettings(const hetcclComm& comm) {
+  return ExecutionSettings{comm.settings.chunkBytes, comm.settings.pipelineDepth};
+}
+
+bool isInPlace(const CollectiveCall& call, int rank, size_t elementBytes) {
+  const char* send = static_cast<const char*>(call.sendbuff);
+  const char* recv = static_cast<const char*>(call.recvbuff);
+  switch (call.collective) {
+    case Collective::ReduceScatter: return recv == send + rank * call.count * elementBytes;
+    case Collective::AllGather: return send == recv + rank * call.count * elementBytes;
+    default: return send == recv;
+  }
+}
+
+}  // namespace
+
+Status createCommunicator(MPI_Comm userComm, const hetcclConfig_t* config, hetcclComm** out) {
+  Settings settings;
+  HETCCL_TRY(loadSettings(config, &settings));
+  Device* device = nullptr;
+  HETCCL_TRY(processDevice(&device));
+
+  auto comm = std::make_unique<hetcclComm>();
+  comm->settings = settings;
+  comm->device = device;
+  if (MPI_Comm_dup(userComm, &comm->mpiComm) != MPI_SUCCESS)
+    return HETCCL_STATUS(Code::SystemError, "MPI_Comm_dup failed");
+  // Errors must come back to us as codes, not abort the job.
+  MPI_Comm_set_errhandler(comm->mpiComm, MPI_ERRORS_RETURN);
+  MPI_Comm_rank(comm->mpiComm, &comm->rank);
+  MPI_Comm_size(comm->mpiComm, &comm->nranks);
+
+  static std::atomic<uint64_t> lastId{0};
+  uint64_t proposed = lastId.load() + 1, agreed = 0;
+  MPI_Allreduce(&proposed, &agreed, 1, MPI_UINT64_T, MPI_MAX, comm->mpiComm);
+  comm->id = agreed;
+  lastId = agreed;
+
+  Status status = device->createStream(&comm->stream);
+  if (!status.isOk()) {
+    MPI_Comm_free(&comm->mpiComm);
+    return status;
+  }
+  comm->transport = std::make_unique<MpiTransport>(comm->mpiComm, settings.maxMessageBytes);
+  comm->executor = std::make_unique<Executor>(*device, *comm->transport, comm->stream);
+  HETCCL_INFO("comm %p rank %d nranks %d: device %s, algorithm %s, chunk %zu B, pipeline depth %d",
+              static_cast<void*>(comm.get()), comm->rank, comm->nranks, device->description().c_str(),
+              settings.algorithm.c_str(), settings.chunkBytes, settings.pipelineDepth);
+  {
+    std::lock_guard<std::mutex> guard(registryLock);
+    registry().insert(comm.get());
+  }
+  *out = comm.release();
+  return Status::ok();
+}
+
+void destroyCommunicator(hetcclComm* comm, bool abort) {
+  {
+    std::lock_guard<std::mutex> guard(registryLock);
+    registry().erase(comm);
+  }
+  if (!abort) (void)comm->device->synchronizeStream(comm->stream);
+  comm->executor.reset();
+  comm->transport.reset();
+  if (comm->scratch) (void)comm->device->release(comm->scratch);
+  if (comm->stream) (void)comm->device->destroyStream(comm->stream);
+  if (comm->mpiComm != MPI_COMM_NULL) MPI_Comm_free(&comm->mpiComm);
+  delete comm;
+}
+
+bool isLiveCommunicator(const hetcclComm* comm) {
+  std::lock_guard<std::mutex> guard(registryLock);
+  return registry().count(comm) != 0;
+}
+
+// Calls block the host until the operation has completed: the transport's progress is
+// driven by this thread (MPI has no progress thread we could rely on), so the caller's
+// stream is drained first (work enqueued before the call is seen) and the result is in place
+// when the call returns (work enqueued after it sees the result).
+Status runCollective(hetcclComm& comm, const CollectiveCall& call) {
+  HETCCL_TRY(comm.device->synchronizeStream(call.stream));
+  const size_t elementBytes = elementSize(call.type);
+  PlanRequest request;
+  request.collective = call.collective;
+  request.count = call.count;
+  request.nranks = comm.nranks;
+  request.root = call.root;
+  request.inPlace = isInPlace(call, comm.rank, elementBytes);
+  request.average = call.op == ReduceOp::Avg;
+  RankPlan plan = buildFlatPlan(request, comm.rank);
+  HETCCL_TRACE("%s count %zu %s %s root %d: %s", collectiveName(call.collective), call.count,
+               elementTypeName(call.type), reduceOpName(call.op), call.root, describePlan(plan).c_str());
+  HETCCL_TRY(ensureScratch(comm, plan.scratchCount * elementBytes));
+  PlanBuffers buffers{const_cast<char*>(static_cast<const char*>(call.sendbuff)),
+                      static_cast<char*>(call.recvbuff), static_cast<char*>(comm.scratch)};
+  const int tagBase = collectiveTagBase(comm, comm.collectiveSequence++);
+  return comm.executor->run(plan, buffers, call.type, call.op, tagBase, executionSettings(comm));
+}
+
+Status runPointToPoint(hetcclComm& comm, const std::vector<PointToPointCall>& calls) {
+  std::vector<PointToPoint> operations;
+  PlanBuffers buffers(kFirstUserBuffer, nullptr);
+  for (const PointToPointCall& call : calls) {
+    HETCCL_TRY(comm.device->synchronizeStream(call.stream));
+    operations.push_back(PointToPoint{call.isSend, call.peer, call.bytes});
+    buffers.push_back(static_cast<char*>(call.buffer));
+  }
+  RankPlan plan = buildPointToPointPlan(operations, comm.rank, comm.nranks);
+  HETCCL_TRACE("point-to-point group: %s", describePlan(plan).c_str());
+  return comm.executor->run(plan, buffers, ElementType::Uint8, ReduceOp::Sum, pointToPointTagBase(),
+                            executionSettings(comm));
+}
+
+}  // namespace hetccl

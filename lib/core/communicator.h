@@ -1,0 +1,75 @@
+// The communicator: one rank's view of a hetccl job.  It owns a private duplicate of the
+// user's MPI communicator, the transport over it, the executor and its scratch memory, and
+// turns each collective call into a plan that the executor runs.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "algorithms/executor.h"
+#include "algorithms/p2p_plan.h"
+#include "core/settings.h"
+#include "core/status.h"
+#include "device/device.h"
+#include "transport/mpi_transport.h"
+
+namespace hetccl {
+
+// One collective call, as validated by the API layer.
+struct CollectiveCall {
+  Collective collective = Collective::AllReduce;
+  const void* sendbuff = nullptr;
+  void* recvbuff = nullptr;
+  size_t count = 0;
+  ElementType type = ElementType::Float32;
+  ReduceOp op = ReduceOp::Sum;
+  int root = 0;
+  StreamHandle stream = nullptr;
+};
+
+// One send or receive of a group.
+struct PointToPointCall {
+  bool isSend = true;
+  void* buffer = nullptr;
+  size_t bytes = 0;
+  int peer = 0;
+  StreamHandle stream = nullptr;
+};
+
+}  // namespace hetccl
+
+// The public opaque type (hetcclComm_t points to one).
+struct hetcclComm {
+  MPI_Comm mpiComm = MPI_COMM_NULL;
+  int rank = 0;
+  int nranks = 1;
+  uint64_t id = 0;  // equal on every rank; orders communicators within a group
+  hetccl::Settings settings;
+  hetccl::Device* device = nullptr;
+  hetccl::StreamHandle stream = nullptr;  // hetccl's own stream on the device
+  std::unique_ptr<hetccl::MpiTransport> transport;
+  std::unique_ptr<hetccl::Executor> executor;
+  void* scratch = nullptr;
+  size_t scratchBytes = 0;
+  uint32_t collectiveSequence = 0;
+  std::string lastError;
+  // Set by a failure that leaves the communicator unusable (NCCL's async error).
+  hetccl::Status poisoned;
+};
+
+namespace hetccl {
+
+Status createCommunicator(MPI_Comm userComm, const hetcclConfig_t* config, hetcclComm** comm);
+// Frees everything; `abort` skips waiting for the device.
+void destroyCommunicator(hetcclComm* comm, bool abort);
+// True while `comm` is a communicator created and not yet destroyed in this process.
+bool isLiveCommunicator(const hetcclComm* comm);
+
+Status runCollective(hetcclComm& comm, const CollectiveCall& call);
+Status runPointToPoint(hetcclComm& comm, const std::vector<PointToPointCall>& calls);
+
+}  // namespace hetccl

@@ -1,0 +1,13 @@
+// The device this process drives.  One process drives one device (DESIGN.md), and
+// hetcclMemAlloc has no communicator argument (as ncclMemAlloc), so the device is chosen once
+// per process, on first use, by HETCCL_DEVICE=auto|host|cuda|hip.
+#pragma once
+
+#include "core/status.h"
+#include "device/device.h"
+
+namespace hetccl {
+
+Status processDevice(Device** device);
+
+}  // namespace hetccl

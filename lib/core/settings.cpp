@@ -1,0 +1,97 @@
+#include "core/settings.h"
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+
+namespace hetccl {
+
+const char* availableAlgorithms() { return "auto, ring"; }
+
+bool parseByteSize(const char* text, size_t* bytes) {
+  if (!text || !*text) return false;
+  errno = 0;
+  char* end = nullptr;
+  unsigned long long value = std::strtoull(text, &end, 10);
+  if (errno != 0 || end == text || text[0] == '-') return false;
+  unsigned long long multiplier = 1;
+  switch (*end) {
+    case '\0': break;
+    case 'k': case 'K': multiplier = 1ULL << 10; ++end; break;
+    case 'm': case 'M': multiplier = 1ULL << 20; ++end; break;
+    case 'g': case 'G': multiplier = 1ULL << 30; ++end; break;
+    default: return false;
+  }
+  if (*end == 'B' || *end == 'b') ++end;
+  if (*end != '\0' || value > ULLONG_MAX / multiplier) return false;
+  *bytes = static_cast<size_t>(value * multiplier);
+  return true;
+}
+
+namespace {
+
+Status byteSizeFromEnv(const char* name, size_t minimum, size_t* value) {
+  const char* text = std::getenv(name);
+  if (!text || !*text) return Status::ok();
+  size_t parsed = 0;
+  if (!parseByteSize(text, &parsed) || parsed < minimum)
+    return HETCCL_STATUS(Code::InvalidArgument, "%s=%s: expected a byte count >= %zu (suffixes K, M, G)",
+                         name, text, minimum);
+  *value = parsed;
+  return Status::ok();
+}
+
+Status checkDepth(int depth, const char* source) {
+  if (depth < 1 || depth > 64)
+    return HETCCL_STATUS(Code::InvalidArgument, "%s: pipeline depth %d outside 1..64", source, depth);
+  return Status::ok();
+}
+
+Status checkAlgorithm(const std::string& name, const char* source) {
+  if (name == "auto" || name == "ring") return Status::ok();
+  return HETCCL_STATUS(Code::InvalidArgument, "%s=%s: unknown algorithm; this build has %s", source,
+                       name.c_str(), availableAlgorithms());
+}
+
+}  // namespace
+
+Status loadSettings(const hetcclConfig_t* config, Settings* settings) {
+  Settings s;
+  HETCCL_TRY(byteSizeFromEnv("HETCCL_CHUNK_BYTES", 1, &s.chunkBytes));
+  HETCCL_TRY(byteSizeFromEnv("HETCCL_TRANSPORT_MAX_MESSAGE_BYTES", 1, &s.maxMessageBytes));
+  if (const char* depth = std::getenv("HETCCL_PIPELINE_DEPTH"); depth && *depth) {
+    char* end = nullptr;
+    long value = std::strtol(depth, &end, 10);
+    if (*end != '\0') value = 0;
+    HETCCL_TRY(checkDepth(static_cast<int>(value), "HETCCL_PIPELINE_DEPTH"));
+    s.pipelineDepth = static_cast<int>(value);
+  }
+  if (const char* algorithm = std::getenv("HETCCL_ALGO"); algorithm && *algorithm) {
+    s.algorithm = algorithm;
+    for (char& c : s.algorithm) c = static_cast<char>(tolower(static_cast<unsigned char>(c)));
+    HETCCL_TRY(checkAlgorithm(s.algorithm, "HETCCL_ALGO"));
+  }
+  if (config) {
+    if (config->magic != HETCCL_CONFIG_MAGIC || config->size < sizeof(hetcclConfig_t))
+      return HETCCL_STATUS(Code::InvalidArgument,
+                           "config was not initialised with HETCCL_CONFIG_INITIALIZER (bad magic or size)");
+    if (config->chunkBytes != HETCCL_CONFIG_UNDEF_INT) {
+      if (config->chunkBytes < 1)
+        return HETCCL_STATUS(Code::InvalidArgument, "config.chunkBytes=%d must be positive", config->chunkBytes);
+      s.chunkBytes = static_cast<size_t>(config->chunkBytes);
+    }
+    if (config->pipelineDepth != HETCCL_CONFIG_UNDEF_INT) {
+      HETCCL_TRY(checkDepth(config->pipelineDepth, "config.pipelineDepth"));
+      s.pipelineDepth = config->pipelineDepth;
+    }
+    if (config->algorithm) {
+      s.algorithm = config->algorithm;
+      HETCCL_TRY(checkAlgorithm(s.algorithm, "config.algorithm"));
+    }
+  }
+  *settings = s;
+  return Status::ok();
+}
+
+}  // namespace hetccl

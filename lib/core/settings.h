@@ -1,0 +1,31 @@
+// A communicator's effective settings: built-in defaults, overridden by HETCCL_* environment
+// variables, overridden by the hetcclConfig_t the caller passed.  The README's settings table
+// documents each one; keep the two in step.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "core/status.h"
+#include "hetccl/hetccl.h"
+
+namespace hetccl {
+
+struct Settings {
+  // NCCL's ring moves 512 KiB slots in 2 MiB chunks; 1 MiB sits in that range and keeps
+  // a 4-deep pipeline's staging within a few MiB per communicator.
+  size_t chunkBytes = size_t{1} << 20;
+  int pipelineDepth = 4;
+  std::string algorithm = "auto";
+  // Testing knob: split messages above this many bytes (as the transport does above INT_MAX).
+  size_t maxMessageBytes = size_t{1} << 30;
+};
+
+// The algorithms this build can run ("auto" picks among them).
+const char* availableAlgorithms();
+
+Status loadSettings(const hetcclConfig_t* config, Settings* settings);
+// Parses "4096", "512K", "2M", "1G" (binary multiples).  False on anything else.
+bool parseByteSize(const char* text, size_t* bytes);
+
+}  // namespace hetccl

@@ -1,0 +1,26 @@
+#!/bin/bash
+# Installs the built hetccl into a temporary prefix, then builds and runs a small C program
+# against it twice: through the CMake package and through pkg-config.
+# Usage: run_package_test.sh BUILD_DIR SOURCE_DIR MPIEXEC
+set -euo pipefail
+build_dir=$1 source_dir=$2 mpiexec=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+cmake --install "$build_dir" --prefix "$work/prefix" >/dev/null
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+launch=("$mpiexec" -n 2 --oversubscribe)
+
+echo "== find_package(hetccl)"
+cmake -S "$source_dir/test/package/consumer_project" -B "$work/cmake-build" \
+  -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
+cmake --build "$work/cmake-build" >/dev/null
+LD_LIBRARY_PATH="$work/prefix/lib:${LD_LIBRARY_PATH:-}" "${launch[@]}" "$work/cmake-build/consumer"
+
+echo "== pkg-config hetccl"
+libdir=$(ls -d "$work"/prefix/lib*/pkgconfig | head -1)
+export PKG_CONFIG_PATH="$libdir:${PKG_CONFIG_PATH:-}"
+cc -std=c99 -Wall -Werror "$source_dir/test/package/consumer.c" -o "$work/consumer-pc" \
+  $(pkg-config --cflags --libs hetccl)
+LD_LIBRARY_PATH="$(pkg-config --variable=libdir hetccl):${LD_LIBRARY_PATH:-}" "${launch[@]}" "$work/consumer-pc"
+echo "package test passed"
