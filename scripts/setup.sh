@@ -1,0 +1,17 @@
+#!/bin/bash
+# Installs hetccl's build and test dependencies from Debian's packages (idempotent: apt is
+# only called when something is missing).  CUDA and HIP are optional and not installed here.
+set -euo pipefail
+packages=(build-essential cmake pkg-config openmpi-bin libopenmpi-dev libhwloc-dev hwloc
+          libgtest-dev libbenchmark-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "setup: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
