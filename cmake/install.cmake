@@ -18,5 +18,7 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/hetcclConfigVersion.cmake
 install(FILES ${PROJECT_BINARY_DIR}/hetcclConfig.cmake ${PROJECT_BINARY_DIR}/hetcclConfigVersion.cmake
   DESTINATION ${HETCCL_CMAKE_DIR})
 
+# The .pc file finds its prefix relative to itself, so an installed tree can be moved.
+file(RELATIVE_PATH HETCCL_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
 configure_file(${PROJECT_SOURCE_DIR}/cmake/hetccl.pc.in ${PROJECT_BINARY_DIR}/hetccl.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/hetccl.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
