@@ -123,6 +123,9 @@ Status Executor::startStep(Slot& slot, const RankPlan& plan) {
       case OpKind::Copy:
         HETCCL_TRY(device_.copyAsync(at(op.dst), at(op.src), bytes, stream_));
         break;
+      case OpKind::Reduce:
+        HETCCL_TRY(device_.reduceAsync(at(op.dst), at(op.dst), at(op.src), op.dst.count, type_, op_, stream_));
+        break;
       case OpKind::Divide:
         HETCCL_TRY(device_.divideAsync(at(op.dst), op.dst.count, type_, plan.divisor, stream_));
         break;

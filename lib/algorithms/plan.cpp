@@ -11,6 +11,7 @@ const char* opKindName(OpKind kind) {
     case OpKind::RecvCopy: return "recv-copy";
     case OpKind::RecvReduce: return "recv-reduce";
     case OpKind::Copy: return "copy";
+    case OpKind::Reduce: return "reduce";
     case OpKind::Divide: return "divide";
   }
   return "?";
@@ -51,6 +52,13 @@ size_t blockCount(size_t count, int parts, int index) {
   return count / parts + (static_cast<size_t>(index) < count % parts ? 1 : 0);
 }
 
+int blockIndexOf(size_t count, int parts, size_t element) {
+  size_t base = count / parts, extra = count % parts;
+  // The first `extra` blocks have base + 1 elements.
+  if (element < extra * (base + 1)) return static_cast<int>(element / (base + 1));
+  return static_cast<int>(extra + (element - extra * (base + 1)) / base);
+}
+
 static void describeRegion(std::ostream& out, const Region& r) {
   static const char* names[] = {"in", "out", "scratch"};
   if (r.buffer < kFirstUserBuffer) out << names[r.buffer];
@@ -68,7 +76,8 @@ std::string describePlan(const RankPlan& plan) {
       out << " " << opKindName(op.kind);
       if (op.peer >= 0) out << "(" << op.peer << ")";
       out << " ";
-      if (op.kind == OpKind::Send || op.kind == OpKind::RecvReduce || op.kind == OpKind::Copy) {
+      if (op.kind == OpKind::Send || op.kind == OpKind::RecvReduce || op.kind == OpKind::Copy ||
+          op.kind == OpKind::Reduce) {
         describeRegion(out, op.src);
         if (op.kind != OpKind::Send) out << "->";
       }

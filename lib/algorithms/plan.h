@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/topology_view.h"
 #include "device/element.h"
 
 namespace hetccl {
@@ -29,6 +30,7 @@ enum class OpKind : uint8_t {
   RecvCopy,    // receive from `peer` into `dst`
   RecvReduce,  // receive from `peer`, then dst = src (op) received
   Copy,        // dst = src (local)
+  Reduce,      // dst = dst (op) src (local)
   Divide,      // dst = dst / divisor (the end of an average)
 };
 const char* opKindName(OpKind kind);
@@ -61,6 +63,8 @@ struct PlanRequest {
   int root = 0;
   bool inPlace = false;  // some plans need scratch space when input and output alias
   bool average = false;  // append the Divide of an average (op == Avg)
+  // The job's islands; nullptr means one island of all ranks.  Flat plans ignore it.
+  const TopologyView* topology = nullptr;
 };
 
 struct RankPlan {
@@ -81,6 +85,8 @@ size_t largestOpCount(const RankPlan& plan);
 // nearly equal blocks (the first count % parts blocks get one extra element).
 size_t blockBegin(size_t count, int parts, int index);
 size_t blockCount(size_t count, int parts, int index);
+// The block that holds `element` (element < count).
+int blockIndexOf(size_t count, int parts, size_t element);
 inline int modRank(long value, int nranks) {
   long m = value % nranks;
   return static_cast<int>(m < 0 ? m + nranks : m);

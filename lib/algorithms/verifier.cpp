@@ -180,10 +180,13 @@ class Simulation {
         return true;
       };
       bool inBounds = true;
-      if (op.kind == OpKind::Send || op.kind == OpKind::RecvReduce || op.kind == OpKind::Copy) inBounds &= add(op.src, false);
+      if (op.kind == OpKind::Send || op.kind == OpKind::RecvReduce || op.kind == OpKind::Copy ||
+          op.kind == OpKind::Reduce)
+        inBounds &= add(op.src, false);
       if (op.kind != OpKind::Send) inBounds &= add(op.dst, true);
       if (!inBounds) return failAt(rank, "an op reaches outside its buffer");
-      if ((op.kind == OpKind::RecvReduce || op.kind == OpKind::Copy) && op.src.count != op.dst.count)
+      if ((op.kind == OpKind::RecvReduce || op.kind == OpKind::Copy || op.kind == OpKind::Reduce) &&
+          op.src.count != op.dst.count)
         return failAt(rank, "source and destination lengths differ");
     }
     for (const Access& a : accesses)
@@ -194,7 +197,7 @@ class Simulation {
       }
     // Within one op, a source may alias its destination only exactly (elementwise).
     for (const Op& op : ops) {
-      if (op.kind != OpKind::RecvReduce && op.kind != OpKind::Copy) continue;
+      if (op.kind != OpKind::RecvReduce && op.kind != OpKind::Copy && op.kind != OpKind::Reduce) continue;
       CellRange s, d;
       locate(m, op.src.buffer, op.src.offset, op.src.count, &s);
       locate(m, op.dst.buffer, op.dst.offset, op.dst.count, &d);
@@ -227,6 +230,13 @@ class Simulation {
         std::vector<Symbol> values;
         for (size_t e = 0; e < op.src.count; ++e) values.push_back(*cellIn(m, op.src.buffer, op.src.offset + e));
         for (size_t e = 0; e < op.dst.count; ++e) *cellIn(m, op.dst.buffer, op.dst.offset + e) = values[e];
+      } else if (op.kind == OpKind::Reduce) {
+        for (size_t e = 0; e < op.dst.count; ++e) {
+          Symbol* dst = cellIn(m, op.dst.buffer, op.dst.offset + e);
+          const Symbol* src = cellIn(m, op.src.buffer, op.src.offset + e);
+          if (dst->garbage || src->garbage) return failAt(rank, "reduces an element that was never written");
+          *dst = combine(*dst, *src);
+        }
       } else if (op.kind == OpKind::Divide) {
         for (size_t e = 0; e < op.dst.count; ++e) cellIn(m, op.dst.buffer, op.dst.offset + e)->divisions++;
       }

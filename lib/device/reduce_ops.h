@@ -4,10 +4,10 @@
 // mix of vendors gives the same bits on every rank.
 //
 // Device-code rules: only inline functions and templates, no std:: containers or algorithms, no
-// exceptions, no std::memcpy (bit casts use __builtin_memcpy), no floating-point environment
-// dependence in the conversions (they work on bits, so flush-to-zero modes cannot change them).
-// Kernels must still be built without flush-to-zero and fast-math (nvcc -ftz=false
-// -prec-div=true, no -ffast-math): float arithmetic on subnormals is part of the contract.
+// exceptions, no std::memcpy (bit casts use __builtin_memcpy). The conversions work on bits,
+// and their float operations are immune to flush-to-zero (see each); the reductions are not,
+// so kernels must be built without flush-to-zero or fast-math (nvcc -ftz=false
+// -prec-div=true, no -ffast-math), and only in the default round-to-nearest mode.
 #pragma once
 
 #include <stddef.h>
@@ -47,65 +47,50 @@ HETCCL_HOST_DEVICE inline uint64_t doubleBits(double d) {
 }
 
 // ---- Conversions ---------------------------------------------------------------------------
+// Each conversion computes every case and then selects one, instead of branching, so that a
+// loop over them vectorizes on the host (and does not diverge on a GPU).
+//
 // Widening is exact. A NaN keeps its sign and payload and gets its quiet bit set, as hardware
 // conversions (F16C, PTX cvt) do.
 HETCCL_HOST_DEVICE inline float toFloat(Float16 h) {
   const uint32_t sign = uint32_t(h.bits & 0x8000u) << 16;
-  int exponent = (h.bits >> 10) & 0x1f;
-  uint32_t mantissa = h.bits & 0x3ffu;
-  if (exponent == 0x1f) {  // inf or NaN
-    const uint32_t quiet = mantissa ? 0x00400000u : 0u;
-    return floatFromBits(sign | 0x7f800000u | quiet | (mantissa << 13));
-  }
-  if (exponent == 0) {
-    if (mantissa == 0) return floatFromBits(sign);
-    // Subnormal half: shift the leading one up to the implicit position (the exponent goes
-    // to 0 or below). Every half subnormal is a normal float, so this is exact.
-    exponent = 1;
-    while ((mantissa & 0x400u) == 0) {
-      mantissa <<= 1;
-      --exponent;
-    }
-    mantissa &= 0x3ffu;
-  }
-  // Rebias from 15 to 127.
-  return floatFromBits(sign | (uint32_t(exponent + 112) << 23) | (mantissa << 13));
+  const uint32_t exponent = (h.bits >> 10) & 0x1fu;
+  const uint32_t mantissa = h.bits & 0x3ffu;
+  const uint32_t normal = ((exponent + 112u) << 23) | (mantissa << 13);  // rebias 15 -> 127
+  const uint32_t infOrNaN = 0x7f800000u | (mantissa << 13) | (mantissa ? 0x00400000u : 0u);
+  // Zero and subnormals are mantissa * 2^-24: an exact product whose result is a normal float
+  // (or zero), so flush-to-zero modes cannot touch it.
+  const uint32_t subnormal = floatBits(float(mantissa) * 5.9604644775390625e-8f);
+  const uint32_t magnitude = exponent == 0 ? subnormal : exponent == 0x1f ? infOrNaN : normal;
+  return floatFromBits(sign | magnitude);
 }
 
 HETCCL_HOST_DEVICE inline float toFloat(Bfloat16 h) {
-  uint32_t u = uint32_t(h.bits) << 16;  // bfloat16 is the upper half of a float
-  if ((u & 0x7fffffffu) > 0x7f800000u) u |= 0x00400000u;
-  return floatFromBits(u);
+  const uint32_t u = uint32_t(h.bits) << 16;  // bfloat16 is the upper half of a float
+  const uint32_t quiet = (u & 0x7fffffffu) > 0x7f800000u ? 0x00400000u : 0u;
+  return floatFromBits(u | quiet);
 }
 
 // float -> binary16, round to nearest, ties to even; overflow to ±inf; gradual underflow.
 HETCCL_HOST_DEVICE inline Float16 toFloat16(float f) {
   const uint32_t u = floatBits(f);
-  const uint16_t sign = uint16_t((u >> 16) & 0x8000u);
-  uint32_t magnitude = u & 0x7fffffffu;
-  if (magnitude > 0x7f800000u)  // NaN: quiet, keep the payload's top bits
-    return Float16{uint16_t(sign | 0x7e00u | ((magnitude >> 13) & 0x3ffu))};
+  const uint32_t sign = (u >> 16) & 0x8000u;
+  const uint32_t magnitude = u & 0x7fffffffu;
+  const uint32_t quietNaN = 0x7e00u | ((magnitude >> 13) & 0x3ffu);  // keeps the payload's top
+  // Normal half (|f| >= 2^-14): rebias the exponent (-112 << 23) and round away the 13 low
+  // bits: adding 0xfff plus the kept LSB carries exactly when the dropped part is above half,
+  // or exactly half with an odd LSB. A carry out of the mantissa increments the exponent.
+  const uint32_t normal = (magnitude + 0xc8000fffu + ((magnitude >> 13) & 1u)) >> 13;
+  // Subnormal half (|f| < 2^-14): in 0.5 + |f| the float's last place is 2^-24, the half
+  // subnormal step, so the float addition itself rounds |f| to it (RNE), and the low bits of
+  // the sum are the half's bits (0x400, the smallest normal, when it rounds up that far). Both
+  // 0.5 and the sum are normal, so flush-to-zero can only drop float subnormal inputs, which
+  // round to zero anyway.
+  const uint32_t subnormal = floatBits(floatFromBits(magnitude) + 0.5f) - 0x3f000000u;
+  uint32_t result = magnitude >= 0x38800000u ? normal : subnormal;
   // 65520 = halfway between the largest half (65504) and 2^16: it and all above round to inf.
-  if (magnitude >= 0x477ff000u) return Float16{uint16_t(sign | 0x7c00u)};
-  if (magnitude >= 0x38800000u) {  // >= 2^-14: a normal half
-    // Rebias the exponent (-112 << 23) and round the 13 dropped bits: adding 0xfff plus the
-    // kept LSB rounds up exactly when the dropped part is above half, or half with odd LSB.
-    // A carry out of the mantissa correctly increments the exponent.
-    const uint32_t keptLsb = (magnitude >> 13) & 1u;
-    magnitude += 0xc8000fffu + keptLsb;
-    return Float16{uint16_t(sign | (magnitude >> 13))};
-  }
-  // Subnormal half (or zero): the result is round(|f| * 2^24) as an integer. With the
-  // implicit bit, |f| * 2^24 = significand * 2^(exponent - 126), a right shift by `shift`.
-  const uint32_t exponent = magnitude >> 23;
-  const uint32_t shift = 126u - exponent;  // >= 14 here
-  // Zero, float subnormals and anything below 2^-25 (half the smallest half subnormal).
-  if (exponent == 0 || shift > 24) return Float16{sign};
-  const uint32_t significand = (magnitude & 0x7fffffu) | 0x800000u;
-  uint32_t result = significand >> shift;
-  const uint32_t dropped = significand & ((1u << shift) - 1u);
-  const uint32_t half = 1u << (shift - 1);
-  if (dropped > half || (dropped == half && (result & 1u))) ++result;  // may become 2^-14: fine
+  result = magnitude >= 0x477ff000u ? 0x7c00u : result;
+  result = magnitude > 0x7f800000u ? quietNaN : result;
   return Float16{uint16_t(sign | result)};
 }
 
@@ -113,9 +98,9 @@ HETCCL_HOST_DEVICE inline Float16 toFloat16(float f) {
 // subnormals and overflow need no special case: the carry of the rounding does the work.
 HETCCL_HOST_DEVICE inline Bfloat16 toBfloat16(float f) {
   const uint32_t u = floatBits(f);
-  if ((u & 0x7fffffffu) > 0x7f800000u) return Bfloat16{uint16_t((u >> 16) | 0x0040u)};
-  const uint32_t keptLsb = (u >> 16) & 1u;
-  return Bfloat16{uint16_t((u + 0x7fffu + keptLsb) >> 16)};
+  const uint32_t rounded = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
+  const uint32_t quietNaN = (u >> 16) | 0x0040u;
+  return Bfloat16{uint16_t((u & 0x7fffffffu) > 0x7f800000u ? quietNaN : rounded)};
 }
 
 template <class H> HETCCL_HOST_DEVICE H fromFloat(float f);
@@ -203,7 +188,7 @@ HETCCL_HOST_DEVICE inline Float16 multiply(Float16 a, Float16 b) {
 HETCCL_HOST_DEVICE inline Bfloat16 multiply(Bfloat16 a, Bfloat16 b) {
   return viaFloat(a, b, FloatMultiply());
 }
-// Max and min select an operand (widening is exact), so no rounding and no NaN requieting.
+// Max and min return one of the operands unchanged: no rounding, and a NaN keeps its bits.
 HETCCL_HOST_DEVICE inline Float16 maximum(Float16 a, Float16 b) {
   return firstIsMaximum(toFloat(a), toFloat(b)) ? a : b;
 }

@@ -122,7 +122,7 @@ TEST(HostDevice, AllocationsAreAlignedAndTracked) {
   for (size_t bytes : {size_t(1), size_t(63), size_t(65), size_t(4096), size_t(1) << 20}) {
     void* ptr = nullptr;
     ASSERT_TRUE(device->allocate(&ptr, bytes).isOk());
-    EXPECT_EQ(reinterpret_cast<uintptr_t>(ptr) % 64, 0u);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(ptr) % (bytes >= 4096 ? 4096 : 64), 0u);
     std::memset(ptr, 0xab, bytes);  // the whole size is usable
     void* host = nullptr;
     ASSERT_TRUE(device->allocateHost(&host, bytes).isOk());
@@ -223,14 +223,16 @@ constexpr ElementType kAllTypes[] = {
 constexpr ReduceOp kAllOps[] = {ReduceOp::Sum, ReduceOp::Prod, ReduceOp::Max, ReduceOp::Min,
                                 ReduceOp::Avg};
 
-// Element i of a buffer as bits, and whether it is a NaN (NaN payloads may legitimately differ
-// between a vectorized and a scalar evaluation, so NaNs compare equal to each other).
+// NaN payloads may legitimately differ between a vectorized and a scalar evaluation (which
+// operand's NaN survives), so NaNs compare equal to each other.
 bool isNaNElement(ElementType type, const uint8_t* element) {
+  uint64_t bits = 0;
+  std::memcpy(&bits, element, elementSize(type));
   switch (type) {
-    case ElementType::Float16: { uint16_t v; std::memcpy(&v, element, 2); return (v & 0x7fff) > 0x7c00; }
-    case ElementType::Bfloat16: { uint16_t v; std::memcpy(&v, element, 2); return (v & 0x7fff) > 0x7f80; }
-    case ElementType::Float32: { float v; std::memcpy(&v, element, 4); return std::isnan(v); }
-    case ElementType::Float64: { double v; std::memcpy(&v, element, 8); return std::isnan(v); }
+    case ElementType::Float16: return (bits & 0x7fff) > 0x7c00;
+    case ElementType::Bfloat16: return (bits & 0x7fff) > 0x7f80;
+    case ElementType::Float32: return (bits & 0x7fffffffu) > 0x7f800000u;
+    case ElementType::Float64: return (bits & ~(uint64_t(1) << 63)) > 0x7ff0000000000000u;
     default: return false;
   }
 }
@@ -361,9 +363,10 @@ TEST(HostDevice, InvalidArgumentsAreRejectedAndDoNothing) {
   std::vector<float> a(16, 1.0f), b(16, 2.0f), dst(16, 0.0f);
   auto invalid = [](const Status& status) { return status.code() == Code::InvalidArgument; };
   const auto f32 = ElementType::Float32;
-  EXPECT_TRUE(invalid(device->reduceAsync(nullptr, a.data(), b.data(), 16, f32, ReduceOp::Sum, nullptr)));
-  EXPECT_TRUE(invalid(device->reduceAsync(dst.data(), nullptr, b.data(), 16, f32, ReduceOp::Sum, nullptr)));
-  EXPECT_TRUE(invalid(device->reduceAsync(dst.data(), a.data(), nullptr, 16, f32, ReduceOp::Sum, nullptr)));
+  const auto sum = ReduceOp::Sum;
+  EXPECT_TRUE(invalid(device->reduceAsync(nullptr, a.data(), b.data(), 16, f32, sum, nullptr)));
+  EXPECT_TRUE(invalid(device->reduceAsync(dst.data(), nullptr, b.data(), 16, f32, sum, nullptr)));
+  EXPECT_TRUE(invalid(device->reduceAsync(dst.data(), a.data(), nullptr, 16, f32, sum, nullptr)));
   EXPECT_TRUE(invalid(device->reduceAsync(dst.data(), a.data(), b.data(), 16,
                                           static_cast<ElementType>(42), ReduceOp::Sum, nullptr)));
   EXPECT_TRUE(invalid(device->reduceAsync(dst.data(), a.data(), b.data(), 16, f32,
@@ -374,11 +377,12 @@ TEST(HostDevice, InvalidArgumentsAreRejectedAndDoNothing) {
                                           ReduceOp::Sum, nullptr)));  // byte count overflows
   EXPECT_TRUE(invalid(device->divideAsync(dst.data(), 16, f32, 0, nullptr)));
   EXPECT_TRUE(invalid(device->divideAsync(nullptr, 16, f32, 2, nullptr)));
-  EXPECT_TRUE(invalid(device->divideAsync(dst.data(), 16, static_cast<ElementType>(10), 2, nullptr)));
+  EXPECT_TRUE(invalid(
+      device->divideAsync(dst.data(), 16, static_cast<ElementType>(10), 2, nullptr)));
   EXPECT_TRUE(invalid(device->copyAsync(nullptr, a.data(), 4, nullptr)));
   EXPECT_TRUE(invalid(device->copyAsync(dst.data(), nullptr, 4, nullptr)));
   // Nothing to do is not an error, whatever the pointers.
-  EXPECT_TRUE(device->reduceAsync(nullptr, nullptr, nullptr, 0, f32, ReduceOp::Sum, nullptr).isOk());
+  EXPECT_TRUE(device->reduceAsync(nullptr, nullptr, nullptr, 0, f32, sum, nullptr).isOk());
   EXPECT_TRUE(device->copyAsync(nullptr, nullptr, 0, nullptr).isOk());
   EXPECT_TRUE(device->divideAsync(nullptr, 0, f32, 3, nullptr).isOk());
   ASSERT_TRUE(device->synchronizeStream(nullptr).isOk());

@@ -2,6 +2,7 @@
 // whole check rests on — with its inputs, a reduction gives the same bits in any order.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>

@@ -28,7 +28,8 @@ struct SmallFloatFormat {
     const int mantissa = bits & ((1 << mantissaBits) - 1);
     if ((bits & 0x7fff) >= infBits) return mantissa ? std::copysign(NAN, sign) : sign * INFINITY;
     if (exponent == 0) return sign * std::ldexp(mantissa, 1 - exponentBias - mantissaBits);
-    return sign * std::ldexp((1 << mantissaBits) + mantissa, exponent - exponentBias - mantissaBits);
+    const int significand = (1 << mantissaBits) + mantissa;
+    return sign * std::ldexp(significand, exponent - exponentBias - mantissaBits);
   }
   bool isNaN(uint16_t bits) const { return (bits & 0x7fff) > infBits; }
 };
@@ -41,7 +42,8 @@ constexpr SmallFloatFormat kBfloat{7, 127, 0x7f80, 0x0040};
 class ReferenceRounder {
  public:
   explicit ReferenceRounder(const SmallFloatFormat& format) {
-    for (uint32_t bits = 0; bits < format.infBits; ++bits) magnitudes_.push_back(format.value(bits));
+    for (uint32_t bits = 0; bits < format.infBits; ++bits)
+      magnitudes_.push_back(format.value(uint16_t(bits)));
     magnitudes_.push_back(std::ldexp(1.0, (format.infBits >> format.mantissaBits) -
                                               format.exponentBias));
   }

@@ -42,7 +42,8 @@ class HostDevice : public Device {
  private:
   using AllocationSet = std::unordered_set<void*>;
   Status allocateInto(AllocationSet& allocations, void** ptr, size_t bytes);
-  Status releaseFrom(AllocationSet& allocations, void* ptr, const char* what);
+  Status releaseFrom(AllocationSet& allocations, void* ptr, const char* releaser,
+                     const char* allocator);
   // nullptr -> the default stream; otherwise a stream this device created, or an error.
   Status findStream(StreamHandle handle, HostStream** stream);
 

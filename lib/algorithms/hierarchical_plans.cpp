@@ -1,0 +1,345 @@
+#include "algorithms/hierarchical_plans.h"
+
+#include <algorithm>
+#include <set>
+
+namespace hetccl {
+
+namespace {
+
+enum class CrossIslandMethod { DirectExchange, Ring };
+
+RankPlan emptyPlan(const PlanRequest& request, int rank, const char* algorithm) {
+  RankPlan plan;
+  plan.rank = rank;
+  plan.nranks = request.nranks;
+  plan.algorithm = algorithm;
+  plan.divisor = static_cast<uint64_t>(request.nranks);
+  return plan;
+}
+
+void pushIfAny(RankPlan& plan, Step& step) {
+  if (!step.ops.empty()) plan.steps.push_back(step);
+  step.ops.clear();
+}
+
+Region fixedBlock(int buffer, size_t blockSize, int index) {
+  return Region{buffer, static_cast<size_t>(index) * blockSize, blockSize};
+}
+
+// The buffer [0, n) as the all-reduce sees it: shards per island, segments, atoms.
+class AllReduceLayout {
+ public:
+  AllReduceLayout(const TopologyView& topology, size_t n) : topology_(topology), n_(n) {
+    std::set<size_t> cuts{0, n};
+    for (int island = 0; island < topology.islandCount(); ++island)
+      for (int k = 0; k < topology.islandSize(island); ++k) cuts.insert(blockBegin(n, topology.islandSize(island), k));
+    boundaries_.assign(cuts.begin(), cuts.end());
+  }
+  int islands() const { return topology_.islandCount(); }
+  // Segments inside shard `k` of `island`.
+  std::vector<int> segmentsOfShard(int island, int k) const {
+    size_t begin = blockBegin(n_, topology_.islandSize(island), k);
+    size_t end = begin + blockCount(n_, topology_.islandSize(island), k);
+    std::vector<int> result;
+    for (size_t i = 0; i + 1 < boundaries_.size(); ++i)
+      if (boundaries_[i] >= begin && boundaries_[i + 1] <= end && boundaries_[i] < boundaries_[i + 1])
+        result.push_back(static_cast<int>(i));
+    return result;
+  }
+  // Part t of segment i (each segment is cut into one part per island).
+  Region atom(int buffer, int segment, int part) const {
+    size_t begin = boundaries_[segment], length = boundaries_[segment + 1] - begin;
+    return Region{buffer, begin + blockBegin(length, islands(), part), blockCount(length, islands(), part)};
+  }
+  std::vector<Region> atomsOfShard(int buffer, int island, int k) const {
+    std::vector<Region> atoms;
+    for (int segment : segmentsOfShard(island, k))
+      for (int part = 0; part < islands(); ++part) atoms.push_back(atom(buffer, segment, part));
+    return atoms;
+  }
+  // The rank of `island` whose shard holds `segment`.
+  int owner(int island, int segment) const {
+    int k = blockIndexOf(n_, topology_.islandSize(island), boundaries_[segment]);
+    return topology_.members[island][k];
+  }
+  size_t shardBegin(int island, int k) const { return blockBegin(n_, topology_.islandSize(island), k); }
+  size_t largestShard() const {
+    size_t largest = 0;
+    for (int island = 0; island < islands(); ++island) largest = std::max(largest, blockCount(n_, topology_.islandSize(island), 0));
+    return largest;
+  }
+
+ private:
+  const TopologyView& topology_;
+  size_t n_;
+  std::vector<size_t> boundaries_;
+};
+
+// Ring reduce-scatter inside the island (member k ends owning shard k in the output).
+void addIslandReduceScatter(RankPlan& plan, const PlanRequest& request, const AllReduceLayout& layout,
+                            const TopologyView& topology, int rank) {
+  const int island = topology.islandOf[rank], k = topology.indexInIsland[rank];
+  const int g = topology.islandSize(island);
+  const auto& members = topology.members[island];
+  Step step;
+  if (g == 1) {
+    if (!request.inPlace)
+      for (const Region& a : layout.atomsOfShard(kInputBuffer, island, 0))
+        addOp(step, Op{OpKind::Copy, -1, a, Region{kOutputBuffer, a.offset, a.count}});
+    pushIfAny(plan, step);
+    return;
+  }
+  const int right = members[(k + 1) % g], left = members[modRank(k - 1, g)];
+  for (int s = 0; s < g - 1; ++s) {
+    for (const Region& a : layout.atomsOfShard(s == 0 ? kInputBuffer : kOutputBuffer, island, modRank(k - 1 - s, g)))
+      addOp(step, Op{OpKind::Send, right, a, {}});
+    for (const Region& a : layout.atomsOfShard(kInputBuffer, island, modRank(k - 2 - s, g)))
+      addOp(step, Op{OpKind::RecvReduce, left, a, Region{kOutputBuffer, a.offset, a.count}});
+    pushIfAny(plan, step);
+  }
+}
+
+void addIslandAllGather(RankPlan& plan, const AllReduceLayout& layout, const TopologyView& topology, int rank) {
+  const int island = topology.islandOf[rank], k = topology.indexInIsland[rank];
+  const int g = topology.islandSize(island);
+  const auto& members = topology.members[island];
+  const int right = members[(k + 1) % g], left = members[modRank(k - 1, g)];
+  Step step;
+  for (int s = 0; s < g - 1; ++s) {
+    for (const Region& a : layout.atomsOfShard(kOutputBuffer, island, modRank(k - s, g)))
+      addOp(step, Op{OpKind::Send, right, a, {}});
+    for (const Region& a : layout.atomsOfShard(kOutputBuffer, island, modRank(k - s - 1, g)))
+      addOp(step, Op{OpKind::RecvCopy, left, {}, a});
+    pushIfAny(plan, step);
+  }
+}
+
+// Owners of each segment of this rank's shard all-reduce it across islands, in place in the
+// output: part J of every segment is finished by its owner in island J.
+void addCrossIslandAllReduce(RankPlan& plan, const PlanRequest& request, const AllReduceLayout& layout,
+                             const TopologyView& topology, int rank, CrossIslandMethod method) {
+  const int N = topology.islandCount();
+  const int J = topology.islandOf[rank], k = topology.indexInIsland[rank];
+  const std::vector<int> segments = layout.segmentsOfShard(J, k);
+  Step step;
+  if (method == CrossIslandMethod::Ring) {
+    for (int s = 0; s < N - 1; ++s) {
+      for (int i : segments) {
+        addOp(step, Op{OpKind::Send, layout.owner((J + 1) % N, i), layout.atom(kOutputBuffer, i, modRank(J - s, N)), {}});
+        Region part = layout.atom(kOutputBuffer, i, modRank(J - s - 1, N));
+        addOp(step, Op{OpKind::RecvReduce, layout.owner(modRank(J - 1, N), i), part, part});
+      }
+      pushIfAny(plan, step);
+    }
+    if (request.average)
+      for (int i : segments) addOp(step, Op{OpKind::Divide, -1, {}, layout.atom(kOutputBuffer, i, (J + 1) % N)});
+    pushIfAny(plan, step);
+    for (int s = 0; s < N - 1; ++s) {
+      for (int i : segments) {
+        addOp(step, Op{OpKind::Send, layout.owner((J + 1) % N, i), layout.atom(kOutputBuffer, i, modRank(J + 1 - s, N)), {}});
+        addOp(step, Op{OpKind::RecvCopy, layout.owner(modRank(J - 1, N), i), {}, layout.atom(kOutputBuffer, i, modRank(J - s, N))});
+      }
+      pushIfAny(plan, step);
+    }
+    return;
+  }
+  // Direct exchange: every owner sends part t to the owner in island t and receives its own
+  // part from all others into scratch slots (one step, so nothing waits in a cycle), folds
+  // them in island order, then sends the finished part to every other owner.
+  const size_t slotSize = layout.largestShard();
+  const size_t myShardBegin = layout.shardBegin(J, k);
+  auto slotRegion = [&](int island, const Region& mine) {
+    int slot = island < J ? island : island - 1;
+    return Region{kScratchBuffer, slot * slotSize + (mine.offset - myShardBegin), mine.count};
+  };
+  plan.scratchCount = std::max(plan.scratchCount, slotSize * (N - 1));
+  for (int i : segments) {
+    Region mine = layout.atom(kOutputBuffer, i, J);
+    for (int t = 0; t < N; ++t) {
+      if (t == J) continue;
+      addOp(step, Op{OpKind::Send, layout.owner(t, i), layout.atom(kOutputBuffer, i, t), {}});
+      addOp(step, Op{OpKind::RecvCopy, layout.owner(t, i), {}, slotRegion(t, mine)});
+    }
+  }
+  pushIfAny(plan, step);
+  for (int d = 1; d < N; ++d) {
+    const int from = (J + d) % N;
+    for (int i : segments) {
+      Region mine = layout.atom(kOutputBuffer, i, J);
+      addOp(step, Op{OpKind::Reduce, -1, slotRegion(from, mine), mine});
+    }
+    pushIfAny(plan, step);
+  }
+  if (request.average)
+    for (int i : segments) addOp(step, Op{OpKind::Divide, -1, {}, layout.atom(kOutputBuffer, i, J)});
+  pushIfAny(plan, step);
+  for (int i : segments) {
+    for (int t = 0; t < N; ++t) {
+      if (t == J) continue;
+      addOp(step, Op{OpKind::Send, layout.owner(t, i), layout.atom(kOutputBuffer, i, J), {}});
+      addOp(step, Op{OpKind::RecvCopy, layout.owner(t, i), {}, layout.atom(kOutputBuffer, i, t)});
+    }
+  }
+  pushIfAny(plan, step);
+}
+
+RankPlan buildIslandAllReduce(const PlanRequest& request, int rank, const char* name, CrossIslandMethod method) {
+  RankPlan plan = emptyPlan(request, rank, name);
+  TopologyView single = TopologyView::singleIsland(request.nranks);
+  const TopologyView& topology = request.topology ? *request.topology : single;
+  AllReduceLayout layout(topology, request.count);
+  addIslandReduceScatter(plan, request, layout, topology, rank);
+  if (topology.islandCount() > 1) {
+    addCrossIslandAllReduce(plan, request, layout, topology, rank, method);
+  } else if (request.average && request.nranks > 1) {
+    Step divide;
+    for (const Region& a : layout.atomsOfShard(kOutputBuffer, 0, topology.indexInIsland[rank]))
+      addOp(divide, Op{OpKind::Divide, -1, {}, a});
+    pushIfAny(plan, divide);
+  }
+  addIslandAllGather(plan, layout, topology, rank);
+  return plan;
+}
+
+// Which member of `island` takes care of rank q's block: q itself in its own island,
+// otherwise members in turn by q's position in its island.
+int blockKeeper(const TopologyView& topology, int island, int q) {
+  if (topology.islandOf[q] == island) return q;
+  const auto& members = topology.members[island];
+  return members[topology.indexInIsland[q] % members.size()];
+}
+
+// The blocks (ranks) member k of `island` keeps.
+std::vector<int> keptBlocks(const TopologyView& topology, int island, int member) {
+  std::vector<int> blocks;
+  for (int q = 0; q < topology.nranks; ++q)
+    if (blockKeeper(topology, island, q) == member) blocks.push_back(q);
+  return blocks;
+}
+
+const TopologyView& topologyOf(const PlanRequest& request, TopologyView& fallback) {
+  if (request.topology) return *request.topology;
+  fallback = TopologyView::singleIsland(request.nranks);
+  return fallback;
+}
+
+}  // namespace
+
+RankPlan buildHierarchicalAllReduce(const PlanRequest& request, int rank) {
+  return buildIslandAllReduce(request, rank, "hier", CrossIslandMethod::DirectExchange);
+}
+
+RankPlan buildTorusAllReduce(const PlanRequest& request, int rank) {
+  return buildIslandAllReduce(request, rank, "torus", CrossIslandMethod::Ring);
+}
+
+RankPlan buildHierarchicalAllGather(const PlanRequest& request, int rank) {
+  RankPlan plan = emptyPlan(request, rank, "hier");
+  TopologyView fallback;
+  const TopologyView& topology = topologyOf(request, fallback);
+  const size_t c = request.count;
+  const int J = topology.islandOf[rank], k = topology.indexInIsland[rank];
+  const auto& members = topology.members[J];
+  const int g = static_cast<int>(members.size());
+  Step step;
+  if (!request.inPlace) addOp(step, Op{OpKind::Copy, -1, Region{kInputBuffer, 0, c}, fixedBlock(kOutputBuffer, c, rank)});
+  for (int island = 0; island < topology.islandCount(); ++island)
+    if (island != J) addOp(step, Op{OpKind::Send, blockKeeper(topology, island, rank), Region{kInputBuffer, 0, c}, {}});
+  for (int q : keptBlocks(topology, J, rank))
+    if (q != rank) addOp(step, Op{OpKind::RecvCopy, q, {}, fixedBlock(kOutputBuffer, c, q)});
+  pushIfAny(plan, step);
+  const int right = members[(k + 1) % g], left = members[modRank(k - 1, g)];
+  for (int s = 0; s < g - 1; ++s) {
+    for (int q : keptBlocks(topology, J, members[modRank(k - s, g)]))
+      addOp(step, Op{OpKind::Send, right, fixedBlock(kOutputBuffer, c, q), {}});
+    for (int q : keptBlocks(topology, J, members[modRank(k - s - 1, g)]))
+      addOp(step, Op{OpKind::RecvCopy, left, {}, fixedBlock(kOutputBuffer, c, q)});
+    pushIfAny(plan, step);
+  }
+  return plan;
+}
+
+RankPlan buildHierarchicalReduceScatter(const PlanRequest& request, int rank) {
+  RankPlan plan = emptyPlan(request, rank, "hier");
+  TopologyView fallback;
+  const TopologyView& topology = topologyOf(request, fallback);
+  const size_t c = request.count;
+  const int p = request.nranks, N = topology.islandCount();
+  const int J = topology.islandOf[rank], k = topology.indexInIsland[rank];
+  const auto& members = topology.members[J];
+  const int g = static_cast<int>(members.size());
+  // Scratch: island partials at the input's offsets, then one receive slot per other island.
+  const size_t slotsBase = g > 1 ? c * p : 0;
+  plan.scratchCount = slotsBase + c * (N - 1);
+  const int partialBuffer = g > 1 ? kScratchBuffer : kInputBuffer;
+  Step step;
+  const int right = members[(k + 1) % g], left = members[modRank(k - 1, g)];
+  for (int s = 0; s < g - 1; ++s) {
+    for (int q : keptBlocks(topology, J, members[modRank(k - 1 - s, g)]))
+      addOp(step, Op{OpKind::Send, right, fixedBlock(s == 0 ? kInputBuffer : kScratchBuffer, c, q), {}});
+    for (int q : keptBlocks(topology, J, members[modRank(k - 2 - s, g)]))
+      addOp(step, Op{OpKind::RecvReduce, left, fixedBlock(kInputBuffer, c, q), fixedBlock(kScratchBuffer, c, q)});
+    pushIfAny(plan, step);
+  }
+  // Island partials of other islands' blocks go to their ranks; this rank's own block
+  // gathers the partials of every other island into its slots.
+  for (int q : keptBlocks(topology, J, rank))
+    if (topology.islandOf[q] != J) addOp(step, Op{OpKind::Send, q, fixedBlock(partialBuffer, c, q), {}});
+  auto slot = [&](int island) {
+    int index = island < J ? island : island - 1;
+    return Region{kScratchBuffer, slotsBase + index * c, c};
+  };
+  for (int island = 0; island < N; ++island)
+    if (island != J) addOp(step, Op{OpKind::RecvCopy, blockKeeper(topology, island, rank), {}, slot(island)});
+  const Region output{kOutputBuffer, 0, c};
+  const Region myPartial = fixedBlock(partialBuffer, c, rank);
+  // Start the output from this island's partial (unless it is already there, in place).
+  bool partialIsOutput = request.inPlace && partialBuffer == kInputBuffer;
+  if (!partialIsOutput) addOp(step, Op{OpKind::Copy, -1, myPartial, output});
+  pushIfAny(plan, step);
+  for (int d = 1; d < N; ++d) {
+    addOp(step, Op{OpKind::Reduce, -1, slot((J + d) % N), output});
+    pushIfAny(plan, step);
+  }
+  if (request.average && p > 1) addOp(step, Op{OpKind::Divide, -1, {}, output});
+  pushIfAny(plan, step);
+  return plan;
+}
+
+RankPlan buildHierarchicalBroadcast(const PlanRequest& request, int rank) {
+  RankPlan plan = emptyPlan(request, rank, "hier");
+  TopologyView fallback;
+  const TopologyView& topology = topologyOf(request, fallback);
+  const size_t n = request.count;
+  const int N = topology.islandCount();
+  const int rootIsland = topology.islandOf[request.root];
+  const int J = topology.islandOf[rank];
+  auto leader = [&](int island) { return island == rootIsland ? request.root : topology.members[island][0]; };
+  // The island's chain starts at its leader and follows member order around.
+  const auto& members = topology.members[J];
+  const int g = static_cast<int>(members.size());
+  const int leaderIndex = topology.indexInIsland[leader(J)];
+  const int position = modRank(topology.indexInIsland[rank] - leaderIndex, g);
+  const int islandNext = position + 1 < g ? members[(topology.indexInIsland[rank] + 1) % g] : -1;
+  const int islandPrevious = members[modRank(topology.indexInIsland[rank] - 1, g)];
+  const int hop = modRank(J - rootIsland, N);  // this island's place in the leaders' chain
+  const Region input{kInputBuffer, 0, n}, output{kOutputBuffer, 0, n};
+  Step step;
+  if (rank == request.root) {
+    if (!request.inPlace) addOp(step, Op{OpKind::Copy, -1, input, output});
+    if (N > 1) addOp(step, Op{OpKind::Send, leader((J + 1) % N), input, {}});
+    if (islandNext >= 0) addOp(step, Op{OpKind::Send, islandNext, input, {}});
+    pushIfAny(plan, step);
+    return plan;
+  }
+  bool isLeader = rank == leader(J);
+  addOp(step, Op{OpKind::RecvCopy, isLeader ? leader(modRank(J - 1, N)) : islandPrevious, {}, output});
+  pushIfAny(plan, step);
+  if (isLeader && hop + 1 < N) addOp(step, Op{OpKind::Send, leader((J + 1) % N), output, {}});
+  if (islandNext >= 0) addOp(step, Op{OpKind::Send, islandNext, output, {}});
+  pushIfAny(plan, step);
+  return plan;
+}
+
+}  // namespace hetccl

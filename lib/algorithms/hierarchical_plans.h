@@ -1,0 +1,31 @@
+// Plans that know the islands: cross-island traffic is the slow part of a mixed-vendor job,
+// so these move as little as possible across islands and keep the rest inside them.
+//
+// All-reduce (hierarchical ring and 2D torus): each island reduce-scatters the buffer into
+// one shard per member; the union of every island's shard boundaries cuts the buffer into
+// segments that lie inside exactly one shard of every island, so each segment has exactly one
+// owner per island; the owners all-reduce their segment across islands (all segments at
+// once), and each island all-gathers its shards.  The hierarchical ring does the cross-island
+// all-reduce by direct exchange (two rounds, any islands); the torus by a ring along the
+// column of equal islands (2(N-1) rounds).  Every element is reduced on exactly one rank and
+// then copied, so all ranks hold identical bits.
+//
+// Regions are always whole "atoms" (a segment's part), so the executor's chunk m of a region
+// written in one phase is chunk m of the region read in the next.
+#pragma once
+
+#include "algorithms/plan.h"
+
+namespace hetccl {
+
+RankPlan buildHierarchicalAllReduce(const PlanRequest& request, int rank);
+RankPlan buildTorusAllReduce(const PlanRequest& request, int rank);
+// All-gather: every block crosses to one member of each other island, then islands
+// all-gather.  Reduce-scatter: islands reduce-scatter, then each block's island partials
+// cross once to the block's rank.  Broadcast: a chain over island leaders feeding a chain in
+// each island.
+RankPlan buildHierarchicalAllGather(const PlanRequest& request, int rank);
+RankPlan buildHierarchicalReduceScatter(const PlanRequest& request, int rank);
+RankPlan buildHierarchicalBroadcast(const PlanRequest& request, int rank);
+
+}  // namespace hetccl
