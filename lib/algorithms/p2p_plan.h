@@ -13,6 +13,9 @@ struct PointToPoint {
   bool isSend = true;
   int peer = 0;
   size_t bytes = 0;
+  // A send whose buffer overlaps a receive of the same group: MPI forbids sending from
+  // memory being received into, so the data is first copied to scratch and sent from there.
+  bool stageThroughScratch = false;
 };
 
 // Operation i of `operations` uses buffer kFirstUserBuffer + i; regions are in bytes.

@@ -61,4 +61,12 @@ hetcclResult_t hetcclCommGetAsyncError(hetcclComm_t comm, hetcclResult_t* asyncE
   return hetcclSuccess;
 }
 
+hetcclResult_t hetcclCommGetAlgorithm(hetcclComm_t comm, const char** algorithm) {
+  if (!hetccl::isLiveCommunicator(comm))
+    return report(nullptr, hetccl::checkCommunicator(comm));
+  if (!algorithm) return report(comm, HETCCL_STATUS(Code::InvalidArgument, "algorithm is NULL"));
+  *algorithm = comm->lastAlgorithm.c_str();
+  return hetcclSuccess;
+}
+
 }  // extern "C"

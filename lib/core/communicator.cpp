@@ -1,13 +1,15 @@
 #include "core/communicator.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <atomic>
 #include <mutex>
 #include <unordered_set>
 
-#include "algorithms/flat_plans.h"
+#include "algorithms/algorithm.h"
 #include "core/log.h"
 #include "core/process_device.h"
+#include "transport/shaped_transport.h"
 
 namespace hetccl {
 
@@ -53,6 +55,33 @@ bool isInPlace(const CollectiveCall& call, int rank, size_t elementBytes) {
   }
 }
 
+// Topology, link parameters, tuner and transport: everything that depends on who the other
+// ranks are.  Collective over the communicator.
+Status connect(hetcclComm& comm) {
+  RankDescriptor mine;
+  HETCCL_TRY(describeThisRank(deviceKindName(comm.device->kind()), comm.device->description(), &mine));
+  HETCCL_TRY(discoverTopology(comm.mpiComm, mine, &comm.topology));
+  if (const char* links = std::getenv("HETCCL_EMULATE_LINKS"); links && *links)
+    HETCCL_TRY(parseEmulatedLinks(links, &comm.emulatedLinks));
+  HETCCL_TRY(chooseLinkParameters(comm.mpiComm, comm.topology, comm.emulatedLinks, &comm.links));
+  comm.tuner = Tuner(comm.topology.view, comm.links.costs, comm.settings);
+  HETCCL_TRY(comm.tuner.validate());
+  std::unique_ptr<Transport> transport = std::make_unique<MpiTransport>(comm.mpiComm, comm.settings.maxMessageBytes);
+  if (comm.emulatedLinks.any()) {
+    std::vector<int> classOfPeer;
+    for (int peer = 0; peer < comm.nranks; ++peer)
+      classOfPeer.push_back(comm.topology.view.islandOf[peer] == comm.topology.view.islandOf[comm.rank] ? 0 : 1);
+    auto pacing = [](const LinkSpeed& speed) {
+      return LinkPacing{speed.set, speed.bytesPerSecond, speed.latencySeconds};
+    };
+    transport = std::make_unique<ShapedTransport>(
+        std::move(transport), classOfPeer,
+        std::vector<LinkPacing>{pacing(comm.emulatedLinks.intraIsland), pacing(comm.emulatedLinks.interIsland)});
+  }
+  comm.transport = std::move(transport);
+  return Status::ok();
+}
+
 }  // namespace
 
 Status createCommunicator(MPI_Comm userComm, const hetcclConfig_t* config, hetcclComm** out) {
@@ -77,16 +106,21 @@ Status createCommunicator(MPI_Comm userComm, const hetcclConfig_t* config, hetcc
   comm->id = agreed;
   lastId = agreed;
 
-  Status status = device->createStream(&comm->stream);
+  Status status = connect(*comm);
+  if (status.isOk()) status = device->createStream(&comm->stream);
   if (!status.isOk()) {
+    comm->transport.reset();
     MPI_Comm_free(&comm->mpiComm);
     return status;
   }
-  comm->transport = std::make_unique<MpiTransport>(comm->mpiComm, settings.maxMessageBytes);
   comm->executor = std::make_unique<Executor>(*device, *comm->transport, comm->stream);
-  HETCCL_INFO("comm %p rank %d nranks %d: device %s, algorithm %s, chunk %zu B, pipeline depth %d",
+  HETCCL_INFO("comm %p rank %d nranks %d: device %s, vendor %s, island %d of %d (%s), algorithm %s, "
+              "chunk %zu B%s, pipeline depth %d, link parameters from %s",
               static_cast<void*>(comm.get()), comm->rank, comm->nranks, device->description().c_str(),
-              settings.algorithm.c_str(), settings.chunkBytes, settings.pipelineDepth);
+              comm->topology.ranks[comm->rank].vendor, comm->topology.view.islandOf[comm->rank],
+              comm->topology.view.islandCount(), comm->topology.view.describe().c_str(), settings.algorithm.c_str(),
+              settings.chunkBytes, settings.chunkBytesSet ? "" : " (tuned)", settings.pipelineDepth,
+              comm->links.source.c_str());
   {
     std::lock_guard<std::mutex> guard(registryLock);
     registry().insert(comm.get());
@@ -128,25 +162,43 @@ Status runCollective(hetcclComm& comm, const CollectiveCall& call) {
   request.root = call.root;
   request.inPlace = isInPlace(call, comm.rank, elementBytes);
   request.average = call.op == ReduceOp::Avg;
-  RankPlan plan = buildFlatPlan(request, comm.rank);
-  HETCCL_TRACE("%s count %zu %s %s root %d: %s", collectiveName(call.collective), call.count,
-               elementTypeName(call.type), reduceOpName(call.op), call.root, describePlan(plan).c_str());
+  request.topology = &comm.topology.view;
+  TuningChoice choice = comm.tuner.choose(request, elementBytes);
+  RankPlan plan = buildPlan(choice.algorithm, request, comm.rank);
+  comm.lastAlgorithm = plan.algorithm;
+  HETCCL_TRACE("%s count %zu %s %s root %d: %s, chunk %zu, predicted %.1f us: %s", collectiveName(call.collective),
+               call.count, elementTypeName(call.type), reduceOpName(call.op), call.root, algorithmName(choice.algorithm),
+               choice.chunkBytes, choice.predictedSeconds * 1e6, describePlan(plan).c_str());
   HETCCL_TRY(ensureScratch(comm, plan.scratchCount * elementBytes));
   PlanBuffers buffers{const_cast<char*>(static_cast<const char*>(call.sendbuff)),
                       static_cast<char*>(call.recvbuff), static_cast<char*>(comm.scratch)};
   const int tagBase = collectiveTagBase(comm, comm.collectiveSequence++);
-  return comm.executor->run(plan, buffers, call.type, call.op, tagBase, executionSettings(comm));
+  ExecutionSettings execution = executionSettings(comm);
+  execution.chunkBytes = choice.chunkBytes;
+  return comm.executor->run(plan, buffers, call.type, call.op, tagBase, execution);
 }
 
 Status runPointToPoint(hetcclComm& comm, const std::vector<PointToPointCall>& calls) {
   std::vector<PointToPoint> operations;
   PlanBuffers buffers(kFirstUserBuffer, nullptr);
+  auto overlaps = [](const PointToPointCall& a, const PointToPointCall& b) {
+    const char* x = static_cast<const char*>(a.buffer);
+    const char* y = static_cast<const char*>(b.buffer);
+    return a.bytes > 0 && b.bytes > 0 && x < y + b.bytes && y < x + a.bytes;
+  };
   for (const PointToPointCall& call : calls) {
     HETCCL_TRY(comm.device->synchronizeStream(call.stream));
-    operations.push_back(PointToPoint{call.isSend, call.peer, call.bytes});
+    bool stage = false;
+    if (call.isSend)
+      for (const PointToPointCall& other : calls)
+        if (!other.isSend && overlaps(call, other)) stage = true;
+    operations.push_back(PointToPoint{call.isSend, call.peer, call.bytes, stage});
     buffers.push_back(static_cast<char*>(call.buffer));
   }
   RankPlan plan = buildPointToPointPlan(operations, comm.rank, comm.nranks);
+  HETCCL_TRY(ensureScratch(comm, plan.scratchCount));
+  buffers[kScratchBuffer] = static_cast<char*>(comm.scratch);
+  comm.lastAlgorithm = plan.algorithm;
   HETCCL_TRACE("point-to-point group: %s", describePlan(plan).c_str());
   return comm.executor->run(plan, buffers, ElementType::Uint8, ReduceOp::Sum, pointToPointTagBase(),
                             executionSettings(comm));

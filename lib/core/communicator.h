@@ -12,8 +12,11 @@
 
 #include "algorithms/executor.h"
 #include "algorithms/p2p_plan.h"
+#include "core/link_parameters.h"
 #include "core/settings.h"
 #include "core/status.h"
+#include "core/topology.h"
+#include "core/tuner.h"
 #include "device/device.h"
 #include "transport/mpi_transport.h"
 
@@ -51,7 +54,12 @@ struct hetcclComm {
   hetccl::Settings settings;
   hetccl::Device* device = nullptr;
   hetccl::StreamHandle stream = nullptr;  // hetccl's own stream on the device
-  std::unique_ptr<hetccl::MpiTransport> transport;
+  hetccl::JobTopology topology;
+  hetccl::EmulatedLinks emulatedLinks;
+  hetccl::LinkParameters links;
+  hetccl::Tuner tuner;
+  std::string lastAlgorithm = "none";
+  std::unique_ptr<hetccl::Transport> transport;
   std::unique_ptr<hetccl::Executor> executor;
   void* scratch = nullptr;
   size_t scratchBytes = 0;

@@ -7,7 +7,7 @@
 
 namespace hetccl {
 
-const char* availableAlgorithms() { return "auto, ring"; }
+const char* availableAlgorithms() { return "auto, ring, hier, torus, small, native"; }
 
 bool parseByteSize(const char* text, size_t* bytes) {
   if (!text || !*text) return false;
@@ -49,7 +49,8 @@ Status checkDepth(int depth, const char* source) {
 }
 
 Status checkAlgorithm(const std::string& name, const char* source) {
-  if (name == "auto" || name == "ring") return Status::ok();
+  for (const char* known : {"auto", "ring", "hier", "torus", "small", "native"})
+    if (name == known) return Status::ok();
   return HETCCL_STATUS(Code::InvalidArgument, "%s=%s: unknown algorithm; this build has %s", source,
                        name.c_str(), availableAlgorithms());
 }
@@ -59,6 +60,7 @@ Status checkAlgorithm(const std::string& name, const char* source) {
 Status loadSettings(const hetcclConfig_t* config, Settings* settings) {
   Settings s;
   HETCCL_TRY(byteSizeFromEnv("HETCCL_CHUNK_BYTES", 1, &s.chunkBytes));
+  if (const char* chunk = std::getenv("HETCCL_CHUNK_BYTES"); chunk && *chunk) s.chunkBytesSet = true;
   HETCCL_TRY(byteSizeFromEnv("HETCCL_TRANSPORT_MAX_MESSAGE_BYTES", 1, &s.maxMessageBytes));
   if (const char* depth = std::getenv("HETCCL_PIPELINE_DEPTH"); depth && *depth) {
     char* end = nullptr;
@@ -80,6 +82,7 @@ Status loadSettings(const hetcclConfig_t* config, Settings* settings) {
       if (config->chunkBytes < 1)
         return HETCCL_STATUS(Code::InvalidArgument, "config.chunkBytes=%d must be positive", config->chunkBytes);
       s.chunkBytes = static_cast<size_t>(config->chunkBytes);
+      s.chunkBytesSet = true;
     }
     if (config->pipelineDepth != HETCCL_CONFIG_UNDEF_INT) {
       HETCCL_TRY(checkDepth(config->pipelineDepth, "config.pipelineDepth"));

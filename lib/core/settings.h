@@ -15,13 +15,14 @@ struct Settings {
   // NCCL's ring moves 512 KiB slots in 2 MiB chunks; 1 MiB sits in that range and keeps
   // a 4-deep pipeline's staging within a few MiB per communicator.
   size_t chunkBytes = size_t{1} << 20;
+  bool chunkBytesSet = false;  // set by the user: the tuner keeps it instead of choosing
   int pipelineDepth = 4;
   std::string algorithm = "auto";
   // Testing knob: split messages above this many bytes (as the transport does above INT_MAX).
   size_t maxMessageBytes = size_t{1} << 30;
 };
 
-// The algorithms this build can run ("auto" picks among them).
+// The algorithms this build can run ("auto" picks among them by the cost model).
 const char* availableAlgorithms();
 
 Status loadSettings(const hetcclConfig_t* config, Settings* settings);

@@ -110,6 +110,11 @@ hetcclResult_t hetcclCommUserRank(const hetcclComm_t comm, int* rank);
 /* The error that poisoned the communicator, or hetcclSuccess. */
 hetcclResult_t hetcclCommGetAsyncError(hetcclComm_t comm, hetcclResult_t* asyncError);
 
+/* hetccl extension: the algorithm ("ring", "hier", "torus", "small", "native", "chain",
+ * "direct", "p2p") of the last operation this communicator ran ("none" before any).  The string
+ * stays valid until the next operation or the communicator's destruction. */
+hetcclResult_t hetcclCommGetAlgorithm(hetcclComm_t comm, const char** algorithm);
+
 /* Device memory of this process's device (selected by HETCCL_DEVICE). */
 hetcclResult_t hetcclMemAlloc(void** ptr, size_t size);
 hetcclResult_t hetcclMemFree(void* ptr);

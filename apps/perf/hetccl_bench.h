@@ -1,0 +1,58 @@
+// Measures one row of the table for hetccl: the check (inputs re-initialised, one call,
+// results read back and compared bit for bit) and the timing (warm-ups, then `iters` calls
+// timed with MPI_Wtime; the reported time is the slowest rank's mean).  Owns the device
+// buffers, allocated once for the largest size, as nccl-tests does.
+#pragma once
+
+#include <hetccl/hetccl.h>
+
+#include <cstddef>
+#include <vector>
+
+#include "perf/collective_runner.h"
+#include "perf/collective_shape.h"
+#include "perf/expected_values.h"
+#include "perf/report.h"
+
+namespace hetccl_perf {
+
+class HetcclBench {
+ public:
+  HetcclBench(const CallContext& ctx, size_t capacityBytes, int warmupIters, int iters,
+              bool check);
+  ~HetcclBench();
+  HetcclBench(const HetcclBench&) = delete;
+  HetcclBench& operator=(const HetcclBench&) = delete;
+
+  // Collective over every rank.  `wrong` is summed over ranks (or -1 without the check).
+  Measurement measure(const PatternSpec& spec, const CollectiveShape& shape, bool inPlace);
+
+ private:
+  struct CallBuffers {
+    const void* send;
+    void* recv;
+  };
+  CallBuffers buffersFor(const CollectiveShape& shape, size_t elementSize, bool inPlace) const;
+  // Puts the input pattern (and, for the check, poison where the output goes) on the device.
+  void loadInputs(const PatternSpec& spec, const CollectiveShape& shape, bool inPlace);
+  // One call, then this rank's mismatching output elements.
+  size_t checkOnce(const PatternSpec& spec, const CollectiveShape& shape,
+                   const CallBuffers& buffers);
+  double timeCallsUs(const PatternSpec& spec, const CollectiveShape& shape,
+                     const CallBuffers& buffers);
+  void call(const PatternSpec& spec, const CollectiveShape& shape, const CallBuffers& buffers);
+  void toDevice(void* dst, const void* src, size_t bytes);
+  void fromDevice(void* dst, const void* src, size_t bytes);
+
+  CallContext ctx_;
+  int warmupIters_;
+  int iters_;
+  bool check_;
+  void* sendDevice_ = nullptr;
+  void* recvDevice_ = nullptr;  // also the shared buffer of in-place calls
+  std::vector<unsigned char> hostInput_;
+  std::vector<unsigned char> hostExpected_;
+  std::vector<unsigned char> hostOutput_;
+};
+
+}  // namespace hetccl_perf

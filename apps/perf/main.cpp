@@ -1,0 +1,193 @@
+// hetccl-perf: nccl-tests' benchmark contract for hetccl.  Every rank runs the same sweep
+// (types x ops x sizes, nccl-tests' order); rank 0 prints the table as rows complete, then the
+// footer and, with -J, the JSON document.  Exit status: 0 all correct, 1 wrong results or an
+// error, 2 bad command line.
+#include <mpi.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <hetccl/hetccl.h>
+
+#include "perf/collective_runner.h"
+#include "perf/collective_shape.h"
+#include "perf/expected_values.h"
+#include "perf/hetccl_bench.h"
+#include "perf/hetccl_errors.h"
+#include "perf/mpi_baseline.h"
+#include "perf/options.h"
+#include "perf/report.h"
+
+namespace hetccl_perf {
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailed = 1;
+constexpr int kExitUsage = 2;
+
+std::string libraryVersion(hetcclComm_t comm) {
+  int code = 0;
+  PERF_HETCCL_CHECK(comm, hetcclGetVersion(&code));
+  return std::to_string(code / 10000) + "." + std::to_string(code / 100 % 100) + "." +
+         std::to_string(code % 100);
+}
+
+// "Rank  0 Pid  1234 on node01", gathered to rank 0: which process ran where.
+std::vector<std::string> describeRanks(int rank, int nranks) {
+  constexpr int kLine = 256;
+  char host[MPI_MAX_PROCESSOR_NAME] = {};
+  int hostLength = 0;
+  MPI_Get_processor_name(host, &hostLength);
+  char line[kLine] = {};
+  std::snprintf(line, sizeof line, "Rank %2d Pid %6d on %s", rank, static_cast<int>(getpid()),
+                host);
+  std::vector<char> all(rank == 0 ? static_cast<size_t>(kLine) * nranks : 0);
+  MPI_Gather(line, kLine, MPI_CHAR, all.data(), kLine, MPI_CHAR, 0, MPI_COMM_WORLD);
+  std::vector<std::string> lines;
+  for (int r = 0; rank == 0 && r < nranks; ++r) lines.emplace_back(&all[static_cast<size_t>(r) * kLine]);
+  return lines;
+}
+
+// The largest buffer any row needs, so device memory is allocated once.
+size_t bufferCapacity(const PerfOptions& o, const std::vector<size_t>& sizes, int nranks) {
+  size_t capacity = 0;
+  for (DataType t : o.types)
+    for (size_t bytes : sizes) {
+      CollectiveShape s = collectiveShape(o.collective, bytes, dataTypeSize(t), nranks, 0);
+      size_t elements = std::max({s.sendElements, s.recvElements, s.inPlaceElements});
+      capacity = std::max(capacity, elements * dataTypeSize(t));
+    }
+  return capacity;
+}
+
+// Rank 0 opens the JSON file before the run, so a bad path fails in a second, not after it.
+bool openJson(const PerfOptions& o, int rank, FILE** file) {
+  int ok = 1;
+  if (rank == 0 && !o.jsonPath.empty()) {
+    *file = std::fopen(o.jsonPath.c_str(), "w");
+    if (*file == nullptr) {
+      std::fprintf(stderr, "hetccl-perf: cannot open '%s' for writing\n", o.jsonPath.c_str());
+      ok = 0;
+    }
+  }
+  MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return ok == 1;
+}
+
+int runBenchmark(const PerfOptions& o, int rank, int nranks) {
+  FILE* json = nullptr;
+  if (!openJson(o, rank, &json)) return kExitUsage;
+
+  CallContext ctx;
+  ctx.rank = rank;
+  ctx.nranks = nranks;
+  PERF_HETCCL_CHECK(nullptr, hetcclCommInitMPI(&ctx.comm, MPI_COMM_WORLD, nullptr));
+  PERF_HETCCL_CHECK(ctx.comm, hetcclStreamCreate(&ctx.stream));
+
+  ReportSettings settings;
+  settings.options = o;
+  settings.nranks = nranks;
+  settings.libraryVersion = libraryVersion(ctx.comm);
+  settings.rankLines = describeRanks(rank, nranks);
+  if (rank == 0) {
+    std::fputs(formatHeader(settings).c_str(), stdout);
+    std::fflush(stdout);
+  }
+
+  const std::vector<size_t> sizes = sizeSweep(o);
+  const size_t capacity = bufferCapacity(o, sizes, nranks);
+  std::vector<ResultRow> rows;
+  {
+    HetcclBench bench(ctx, capacity, o.warmupIters, o.iters, o.check);
+    std::unique_ptr<MpiBaseline> baseline;
+    if (o.mpiBaseline) baseline = std::make_unique<MpiBaseline>(MPI_COMM_WORLD, capacity);
+
+    // Data-movement collectives have no op: one pass, printed as "none".
+    const bool reduces = collectiveReduces(o.collective);
+    const std::vector<RedOp> ops = reduces ? o.ops : std::vector<RedOp>{RedOp::Sum};
+    for (DataType type : o.types) {
+      for (RedOp op : ops) {
+        for (size_t requested : sizes) {
+          PatternSpec spec;
+          spec.collective = o.collective;
+          spec.type = type;
+          spec.op = op;
+          spec.nranks = nranks;
+          spec.root = o.root;
+          const CollectiveShape shape =
+              collectiveShape(o.collective, requested, dataTypeSize(type), nranks, rank);
+          ResultRow row;
+          row.collective = o.collective;
+          row.bytes = shape.bytes;
+          row.count = shape.count;
+          row.type = type;
+          row.hasOp = reduces;
+          row.op = op;
+          row.hasRoot = collectiveHasRoot(o.collective);
+          row.root = o.root;
+          row.outOfPlace = bench.measure(spec, shape, /*inPlace=*/false);
+          row.inPlace = bench.measure(spec, shape, /*inPlace=*/true);
+          if (baseline) row.baseline = baseline->measure(spec, shape, o.warmupIters, o.iters);
+          if (rank == 0) {
+            std::fputs(formatRow(row, o.mpiBaseline).c_str(), stdout);
+            std::fflush(stdout);
+          }
+          rows.push_back(row);
+        }
+      }
+    }
+  }
+
+  const Footer footer = summarize(rows);
+  if (rank == 0) {
+    std::fputs(formatFooter(footer).c_str(), stdout);
+    std::fflush(stdout);
+  }
+  int status = footer.wrongTotal > 0 ? kExitFailed : kExitOk;
+  if (json != nullptr) {
+    const std::string document = formatJson(settings, rows, footer);
+    if (std::fputs(document.c_str(), json) < 0 || std::fclose(json) != 0) {
+      std::fprintf(stderr, "hetccl-perf: writing '%s' failed\n", o.jsonPath.c_str());
+      status = kExitFailed;
+    }
+  }
+  PERF_HETCCL_CHECK(ctx.comm, hetcclStreamDestroy(ctx.stream));
+  PERF_HETCCL_CHECK(ctx.comm, hetcclCommDestroy(ctx.comm));
+  return status;
+}
+
+}  // namespace
+}  // namespace hetccl_perf
+
+int main(int argc, char** argv) {
+  using namespace hetccl_perf;
+  MPI_Init(&argc, &argv);
+  int rank = 0, nranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+
+  // Every rank parses the same argv to the same result, so all take the same exit path.
+  const ParseResult parsed = parseOptions(argc, argv);
+  const std::string program = "hetccl-perf";
+  int status = kExitOk;
+  if (parsed.outcome == ParseOutcome::Help) {
+    if (rank == 0) std::fputs(usageText(program).c_str(), stdout);
+  } else if (parsed.outcome == ParseOutcome::Error) {
+    if (rank == 0)
+      std::fprintf(stderr, "hetccl-perf: %s\n%s", parsed.error.c_str(), usageText(program).c_str());
+    status = kExitUsage;
+  } else if (collectiveHasRoot(parsed.options.collective) && parsed.options.root >= nranks) {
+    if (rank == 0)
+      std::fprintf(stderr, "hetccl-perf: root %d is not a rank (nranks %d)\n%s",
+                   parsed.options.root, nranks, usageText(program).c_str());
+    status = kExitUsage;
+  } else {
+    status = runBenchmark(parsed.options, rank, nranks);
+  }
+  MPI_Finalize();
+  return status;
+}

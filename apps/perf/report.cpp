@@ -1,0 +1,261 @@
+#include "perf/report.h"
+
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+
+#include "perf/collective_shape.h"
+
+namespace hetccl_perf {
+
+namespace {
+
+std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+std::string format(const char* fmt, ...) {
+  char buffer[512];
+  va_list args;
+  va_start(args, fmt);
+  std::vsnprintf(buffer, sizeof buffer, fmt, args);
+  va_end(args);
+  return buffer;
+}
+
+// Column widths of nccl-tests' table; the header lines use the same formats as the rows so
+// they stay aligned by construction.
+constexpr const char* kKeyColumns = "%12s  %12s  %8s  %6s  %6s";
+constexpr const char* kMeasurementColumns = "  %7s  %6s  %6s  %5s";
+// The names line gives "#wrong" one more character, as nccl-tests' header does.
+constexpr const char* kMeasurementNames = "  %7s  %6s  %6s %6s";
+constexpr const char* kBaselineColumns = "  %7s  %6s  %6s";
+constexpr int kKeyWidth = 52;
+constexpr int kMeasurementWidth = 32;
+constexpr int kBaselineWidth = 25;
+
+std::string centered(const std::string& text, int width) {
+  int left = (width - static_cast<int>(text.size())) / 2;
+  if (left < 0) left = 0;
+  std::string s(static_cast<size_t>(left), ' ');
+  s += text;
+  if (static_cast<int>(s.size()) < width) s.append(static_cast<size_t>(width) - s.size(), ' ');
+  return s;
+}
+
+std::string rstrip(std::string s) {
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+
+// Fewer decimals as times grow, so the column keeps its width (as nccl-tests does).
+std::string formatTime(double us) {
+  if (us >= 10000.0) return format("%7.0f", us);
+  if (us >= 100.0) return format("%7.1f", us);
+  return format("%7.2f", us);
+}
+
+std::string formatWrong(int64_t wrong) {
+  return wrong < 0 ? "N/A" : format("%lld", static_cast<long long>(wrong));
+}
+
+std::string measurementColumns(const Measurement& m) {
+  return format(kMeasurementColumns, formatTime(m.timeUs).c_str(),
+                format("%6.2f", m.algbw).c_str(), format("%6.2f", m.busbw).c_str(),
+                formatWrong(m.wrong).c_str());
+}
+
+std::string joinTypes(const std::vector<DataType>& types) {
+  std::string s;
+  for (DataType t : types) s += (s.empty() ? "" : " ") + std::string(dataTypeName(t));
+  return s;
+}
+
+std::string joinOps(const std::vector<RedOp>& ops) {
+  std::string s;
+  for (RedOp op : ops) s += (s.empty() ? "" : " ") + std::string(redOpName(op));
+  return s;
+}
+
+// --- a small JSON writer: enough for flat objects of numbers, strings and arrays ---
+
+std::string jsonString(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) out += format("\\u%04x", c);
+        else out += c;
+    }
+  }
+  return out + "\"";
+}
+
+// JSON has no infinity or NaN; they become null.
+std::string jsonNumber(double v) { return std::isfinite(v) ? format("%.9g", v) : "null"; }
+std::string jsonInteger(long long v) { return format("%lld", v); }
+
+std::string jsonMeasurement(const Measurement& m) {
+  return "{\"time_us\": " + jsonNumber(m.timeUs) + ", \"algbw\": " + jsonNumber(m.algbw) +
+         ", \"busbw\": " + jsonNumber(m.busbw) +
+         ", \"wrong\": " + (m.wrong < 0 ? std::string("null") : jsonInteger(m.wrong)) + "}";
+}
+
+}  // namespace
+
+Measurement makeMeasurement(double timeUs, size_t bytes, double busFactor, int64_t wrong) {
+  Measurement m;
+  m.timeUs = timeUs;
+  // bytes / (us * 1e-6) / 1e9 == bytes / us / 1e3.
+  m.algbw = timeUs > 0 ? static_cast<double>(bytes) / timeUs / 1.0e3 : 0.0;
+  m.busbw = m.algbw * busFactor;
+  m.wrong = wrong;
+  return m;
+}
+
+double ratioVersusMpi(const ResultRow& row) {
+  if (!row.baseline.measured || row.baseline.busbw <= 0) return 0;
+  return row.outOfPlace.busbw / row.baseline.busbw;
+}
+
+std::string formatHeader(const ReportSettings& s) {
+  const PerfOptions& o = s.options;
+  std::string h;
+  h += format("# hetccl-perf: %s, nranks %d, hetccl %s\n", collectiveName(o.collective), s.nranks,
+              s.libraryVersion.c_str());
+  std::string step = o.stepBytes > 0 ? format("%zu(bytes)", o.stepBytes)
+                                     : format("%zu(factor)", o.stepFactor);
+  h += format("#  minBytes %zu maxBytes %zu step: %s warmup iters: %d iters: %d validation: %d\n",
+              o.minBytes, o.maxBytes, step.c_str(), o.warmupIters, o.iters, o.check ? 1 : 0);
+  h += "#  types: " + joinTypes(o.types);
+  if (collectiveReduces(o.collective)) h += "  ops: " + joinOps(o.ops);
+  if (collectiveHasRoot(o.collective)) h += format("  root: %d", o.root);
+  h += "\n";
+  h += format("#  time: mean per iteration (us), maximum over ranks; algbw = size / time "
+              "(1 GB = 1e9 B); busbw = algbw x %s\n",
+              busBandwidthFormula(o.collective));
+  if (o.mpiBaseline)
+    h += "#  MPI baseline: the matching MPI collective on host buffers of the same size, out of "
+         "place; avg runs as MPI_SUM; half and bfloat16 use the app's own MPI_Ops\n";
+  h += "#\n";
+  for (const std::string& line : s.rankLines) h += "#  " + line + "\n";
+  if (!s.rankLines.empty()) h += "#\n";
+
+  std::string groups = "#" + std::string(kKeyWidth - 1, ' ') +
+                       centered("out-of-place", kMeasurementWidth) +
+                       centered("in-place", kMeasurementWidth);
+  if (o.mpiBaseline) groups += centered("MPI (out-of-place)", kBaselineWidth);
+  h += rstrip(groups) + "\n";
+
+  std::string names = "#" + format(kKeyColumns, "size", "count", "type", "redop", "root").substr(1) +
+                      format(kMeasurementNames, "time", "algbw", "busbw", "#wrong") +
+                      format(kMeasurementNames, "time", "algbw", "busbw", "#wrong");
+  if (o.mpiBaseline) names += format(kBaselineColumns, "time", "busbw", "vsMPI");
+  h += names + "\n";
+
+  std::string units = "#" + format(kKeyColumns, "(B)", "(elements)", "", "", "").substr(1) +
+                      format(kMeasurementColumns, "(us)", "(GB/s)", "(GB/s)", "") +
+                      format(kMeasurementColumns, "(us)", "(GB/s)", "(GB/s)", "");
+  if (o.mpiBaseline) units += format(kBaselineColumns, "(us)", "(GB/s)", "");
+  h += rstrip(units) + "\n";
+  return h;
+}
+
+std::string formatRow(const ResultRow& row, bool withBaseline) {
+  std::string line =
+      format(kKeyColumns, format("%zu", row.bytes).c_str(), format("%zu", row.count).c_str(),
+             dataTypeName(row.type), row.hasOp ? redOpName(row.op) : "none",
+             row.hasRoot ? format("%d", row.root).c_str() : "none");
+  line += measurementColumns(row.outOfPlace);
+  line += measurementColumns(row.inPlace);
+  if (withBaseline) {
+    if (row.baseline.measured) {
+      const double ratio = ratioVersusMpi(row);
+      line += format(kBaselineColumns, formatTime(row.baseline.timeUs).c_str(),
+                     format("%6.2f", row.baseline.busbw).c_str(),
+                     ratio > 0 ? format("%6.2f", ratio).c_str() : "N/A");
+    } else {
+      line += format(kBaselineColumns, "N/A", "N/A", "N/A");
+    }
+  }
+  return line + "\n";
+}
+
+Footer summarize(const std::vector<ResultRow>& rows) {
+  Footer f;
+  double sum = 0;
+  for (const ResultRow& r : rows) {
+    if (r.outOfPlace.wrong > 0) f.wrongTotal += r.outOfPlace.wrong;
+    if (r.inPlace.wrong > 0) f.wrongTotal += r.inPlace.wrong;
+    sum += r.outOfPlace.busbw + r.inPlace.busbw;
+  }
+  f.avgBusBandwidth = rows.empty() ? 0.0 : sum / (2.0 * static_cast<double>(rows.size()));
+  return f;
+}
+
+std::string formatFooter(const Footer& f) {
+  return format("# Out of bounds values : %lld %s\n", static_cast<long long>(f.wrongTotal),
+                f.wrongTotal == 0 ? "OK" : "FAILED") +
+         format("# Avg bus bandwidth    : %g\n", f.avgBusBandwidth) + "#\n";
+}
+
+std::string formatJson(const ReportSettings& s, const std::vector<ResultRow>& rows,
+                       const Footer& footer) {
+  const PerfOptions& o = s.options;
+  std::string j = "{\n";
+  j += "  \"tool\": \"hetccl-perf\",\n";
+  j += "  \"hetccl_version\": " + jsonString(s.libraryVersion) + ",\n";
+  j += "  \"collective\": " + jsonString(collectiveName(o.collective)) + ",\n";
+  j += "  \"nranks\": " + jsonInteger(s.nranks) + ",\n";
+  j += "  \"settings\": {";
+  j += "\"min_bytes\": " + jsonInteger(static_cast<long long>(o.minBytes));
+  j += ", \"max_bytes\": " + jsonInteger(static_cast<long long>(o.maxBytes));
+  j += ", \"step_factor\": " + jsonInteger(static_cast<long long>(o.stepFactor));
+  j += ", \"step_bytes\": " + jsonInteger(static_cast<long long>(o.stepBytes));
+  j += ", \"iters\": " + jsonInteger(o.iters);
+  j += ", \"warmup_iters\": " + jsonInteger(o.warmupIters);
+  j += std::string(", \"check\": ") + (o.check ? "true" : "false");
+  j += ", \"datatypes\": [";
+  for (size_t i = 0; i < o.types.size(); ++i)
+    j += (i ? ", " : "") + jsonString(dataTypeName(o.types[i]));
+  j += "], \"ops\": [";
+  if (collectiveReduces(o.collective))
+    for (size_t i = 0; i < o.ops.size(); ++i) j += (i ? ", " : "") + jsonString(redOpName(o.ops[i]));
+  j += "], \"root\": " + (collectiveHasRoot(o.collective) ? jsonInteger(o.root) : "null");
+  j += ", \"bus_factor\": " + jsonNumber(busBandwidthFactor(o.collective, s.nranks));
+  j += std::string(", \"baseline\": ") + (o.mpiBaseline ? "\"mpi\"" : "null");
+  j += "},\n";
+  j += "  \"rows\": [";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const ResultRow& r = rows[i];
+    j += i ? ",\n    {" : "\n    {";
+    j += "\"collective\": " + jsonString(collectiveName(r.collective));
+    j += ", \"size\": " + jsonInteger(static_cast<long long>(r.bytes));
+    j += ", \"count\": " + jsonInteger(static_cast<long long>(r.count));
+    j += ", \"type\": " + jsonString(dataTypeName(r.type));
+    j += ", \"redop\": " + jsonString(r.hasOp ? redOpName(r.op) : "none");
+    j += ", \"root\": " + (r.hasRoot ? jsonInteger(r.root) : std::string("null"));
+    j += ", \"out_of_place\": " + jsonMeasurement(r.outOfPlace);
+    j += ", \"in_place\": " + jsonMeasurement(r.inPlace);
+    if (o.mpiBaseline) {
+      if (r.baseline.measured) {
+        const double ratio = ratioVersusMpi(r);
+        j += ", \"baseline\": {\"library\": \"mpi\", \"time_us\": " +
+             jsonNumber(r.baseline.timeUs) + ", \"busbw\": " + jsonNumber(r.baseline.busbw) +
+             ", \"vs_mpi\": " + (ratio > 0 ? jsonNumber(ratio) : std::string("null")) + "}";
+      } else {
+        j += ", \"baseline\": null";
+      }
+    }
+    j += "}";
+  }
+  j += rows.empty() ? "],\n" : "\n  ],\n";
+  j += "  \"out_of_bounds_values\": " + jsonInteger(footer.wrongTotal) + ",\n";
+  j += std::string("  \"out_of_bounds_ok\": ") + (footer.wrongTotal == 0 ? "true" : "false") + ",\n";
+  j += "  \"avg_bus_bandwidth\": " + jsonNumber(footer.avgBusBandwidth) + "\n";
+  j += "}\n";
+  return j;
+}
+
+}  // namespace hetccl_perf

@@ -1,0 +1,68 @@
+// What hetccl-perf prints: nccl-tests' table (so people's scripts and eyes read it as they
+// read nccl-tests'), hetccl's MPI-baseline columns, the footer, and the same content as JSON.
+// Everything returns strings so the unit tests check the format without running anything.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "perf/options.h"
+#include "perf/perf_types.h"
+
+namespace hetccl_perf {
+
+struct Measurement {
+  double timeUs = 0;   // mean per iteration, maximum over ranks
+  double algbw = 0;    // GB/s, 1 GB = 1e9 B
+  double busbw = 0;    // GB/s
+  int64_t wrong = -1;  // mismatching elements summed over ranks; < 0: not checked
+};
+
+// algbw = bytes / time; busbw = algbw x factor.  A zero time gives zero bandwidth.
+Measurement makeMeasurement(double timeUs, size_t bytes, double busFactor, int64_t wrong);
+
+struct BaselineMeasurement {
+  bool measured = false;  // false: the MPI call could not express this row (count > INT_MAX)
+  double timeUs = 0;
+  double busbw = 0;
+};
+
+struct ResultRow {
+  Collective collective = Collective::AllReduce;
+  size_t bytes = 0;
+  size_t count = 0;
+  DataType type = DataType::Float32;
+  bool hasOp = false;  // false: a data-movement collective ("none")
+  RedOp op = RedOp::Sum;
+  bool hasRoot = false;
+  int root = 0;
+  Measurement outOfPlace;
+  Measurement inPlace;
+  BaselineMeasurement baseline;  // only printed with --baseline mpi
+};
+
+struct ReportSettings {
+  PerfOptions options;
+  int nranks = 1;
+  std::string libraryVersion;             // "0.1.0"
+  std::vector<std::string> rankLines;     // one description per rank, printed in the header
+};
+
+struct Footer {
+  int64_t wrongTotal = 0;
+  double avgBusBandwidth = 0;  // mean of every out-of-place and in-place busbw
+};
+
+std::string formatHeader(const ReportSettings& settings);
+std::string formatRow(const ResultRow& row, bool withBaseline);
+Footer summarize(const std::vector<ResultRow>& rows);
+std::string formatFooter(const Footer& footer);
+std::string formatJson(const ReportSettings& settings, const std::vector<ResultRow>& rows,
+                       const Footer& footer);
+
+// hetccl out-of-place busbw over MPI's; 0 when MPI's is 0 or missing.
+double ratioVersusMpi(const ResultRow& row);
+
+}  // namespace hetccl_perf

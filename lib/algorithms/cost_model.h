@@ -1,0 +1,44 @@
+// The cost model: replays plans over an alpha-beta-gamma model of the links to predict how
+// long an operation takes, so the tuner can choose an algorithm and chunk size and
+// hetccl-sim can answer "what if" for clusters we do not have.
+//
+// Per step of a pipeline (a plan step cut to one chunk), a rank spends
+//   max over link classes of (alpha + bytes sent on that class * beta)   -- egress is serial,
+//   the same for what it receives (ingress), then gamma per byte it reduces and the copy cost
+//   per byte it copies locally, plus a fixed per-step overhead of the executor.
+// A step of the job takes as long as its slowest rank.  With M chunk pipelines, D in flight,
+// a pipeline of S steps taking L = sum of step times, and T the slowest step, the operation
+// takes about max(ceil(M / D) * L, M * T + L - T): the slots' latency bound or the bottleneck
+// step's throughput bound, whichever binds.
+#pragma once
+
+#include "algorithms/algorithm.h"
+
+namespace hetccl {
+
+struct LinkCost {
+  double alpha = 5e-6;        // seconds per message
+  double beta = 1.0 / 5e9;    // seconds per byte
+};
+
+struct CostParameters {
+  LinkCost intraIsland;
+  LinkCost interIsland;
+  double gamma = 1.0 / 4e9;          // seconds per byte reduced (read two, write one)
+  double copyBeta = 1.0 / 5e9;       // seconds per byte copied locally
+  double stepOverhead = 10e-6;       // executor bookkeeping per pipeline step
+};
+
+struct CostQuery {
+  Algorithm algorithm = Algorithm::Ring;
+  PlanRequest request;          // request.topology must be set
+  size_t elementSize = 4;
+  size_t chunkBytes = size_t{1} << 20;
+  int pipelineDepth = 4;
+};
+
+// Predicted seconds.  Ranks are sampled when there are many (the first, a middle and the last
+// rank of every island), since plans are symmetric within islands.
+double predictSeconds(const CostQuery& query, const CostParameters& parameters);
+
+}  // namespace hetccl

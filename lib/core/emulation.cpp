@@ -1,0 +1,105 @@
+#include "core/emulation.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+namespace hetccl {
+
+namespace {
+
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::stringstream stream(text);
+  std::string part;
+  while (std::getline(stream, part, separator)) parts.push_back(part);
+  return parts;
+}
+
+bool parseNumberWithUnit(const std::string& text, double* number, std::string* unit) {
+  char* end = nullptr;
+  *number = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || *number < 0) return false;
+  *unit = end;
+  return true;
+}
+
+bool parseBandwidth(const std::string& text, double* bytesPerSecond) {
+  double value = 0;
+  std::string unit;
+  if (!parseNumberWithUnit(text, &value, &unit)) return false;
+  static const struct { const char* name; double factor; } units[] = {
+      {"B/s", 1}, {"KB/s", 1e3}, {"MB/s", 1e6}, {"GB/s", 1e9}, {"TB/s", 1e12},
+      {"Kb/s", 125}, {"Mb/s", 125e3}, {"Gb/s", 125e6}, {"Tb/s", 125e9}};
+  for (const auto& u : units)
+    if (unit == u.name) {
+      *bytesPerSecond = value * u.factor;
+      return value > 0;
+    }
+  return false;
+}
+
+bool parseDuration(const std::string& text, double* seconds) {
+  double value = 0;
+  std::string unit;
+  if (!parseNumberWithUnit(text, &value, &unit)) return false;
+  static const struct { const char* name; double factor; } units[] = {{"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}};
+  for (const auto& u : units)
+    if (unit == u.name) {
+      *seconds = value * u.factor;
+      return true;
+    }
+  return false;
+}
+
+}  // namespace
+
+Status expandRankList(const std::string& text, int nranks, const char* variable, std::vector<std::string>* names) {
+  names->clear();
+  for (const std::string& entry : split(text, ',')) {
+    std::vector<std::string> fields = split(entry, ':');
+    if (fields.empty() || fields[0].empty() || fields.size() > 2)
+      return HETCCL_STATUS(Code::InvalidArgument, "%s=%s: bad entry '%s' (expected name or name:count)", variable,
+                           text.c_str(), entry.c_str());
+    long count = 1;
+    if (fields.size() == 2) {
+      char* end = nullptr;
+      count = std::strtol(fields[1].c_str(), &end, 10);
+      if (*end != '\0' || count < 1)
+        return HETCCL_STATUS(Code::InvalidArgument, "%s=%s: bad count in '%s'", variable, text.c_str(), entry.c_str());
+    }
+    for (long i = 0; i < count; ++i) names->push_back(fields[0]);
+  }
+  if (static_cast<int>(names->size()) != nranks)
+    return HETCCL_STATUS(Code::InvalidArgument, "%s=%s describes %zu ranks but the job has %d", variable, text.c_str(),
+                         names->size(), nranks);
+  return Status::ok();
+}
+
+Status parseEmulatedLinks(const std::string& text, EmulatedLinks* links) {
+  *links = EmulatedLinks{};
+  for (const std::string& entry : split(text, ',')) {
+    std::vector<std::string> fields = split(entry, ':');
+    LinkSpeed speed;
+    speed.set = true;
+    if (fields.size() != 3 || !parseBandwidth(fields[1], &speed.bytesPerSecond) ||
+        !parseDuration(fields[2], &speed.latencySeconds))
+      return HETCCL_STATUS(Code::InvalidArgument,
+                           "HETCCL_EMULATE_LINKS=%s: bad entry '%s' (expected intra|inter:BANDWIDTH:LATENCY, "
+                           "e.g. inter:1GB/s:20us)", text.c_str(), entry.c_str());
+    if (fields[0] == "intra") links->intraIsland = speed;
+    else if (fields[0] == "inter") links->interIsland = speed;
+    else
+      return HETCCL_STATUS(Code::InvalidArgument, "HETCCL_EMULATE_LINKS=%s: unknown link class '%s' (intra or inter)",
+                           text.c_str(), fields[0].c_str());
+  }
+  return Status::ok();
+}
+
+std::string describeLinkSpeed(const LinkSpeed& speed) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.3g GB/s, %.3g us", speed.bytesPerSecond / 1e9, speed.latencySeconds * 1e6);
+  return text;
+}
+
+}  // namespace hetccl

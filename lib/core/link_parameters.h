@@ -1,0 +1,28 @@
+// Where the cost model's link parameters come from, in order of precedence:
+//   emulation   HETCCL_EMULATE_LINKS (the pacing the transport applies);
+//   measured    HETCCL_LINK_PROBE=1: ping-pong at init between rank 0 and one rank of its own
+//               island and one of another island (results broadcast, so all ranks agree);
+//   defaults    per link type (same node or across nodes).
+// The log says which.
+#pragma once
+
+#include <mpi.h>
+
+#include <string>
+
+#include "algorithms/cost_model.h"
+#include "core/emulation.h"
+#include "core/topology.h"
+
+namespace hetccl {
+
+struct LinkParameters {
+  CostParameters costs;
+  std::string source;  // "emulation", "measured", "defaults"
+};
+
+// Collective over `comm` when probing.
+Status chooseLinkParameters(MPI_Comm comm, const JobTopology& topology, const EmulatedLinks& emulated,
+                            LinkParameters* parameters);
+
+}  // namespace hetccl

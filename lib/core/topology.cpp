@@ -1,0 +1,118 @@
+#include "core/topology.h"
+
+#include <hwloc.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+
+#include "core/emulation.h"
+
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>
+#endif
+
+namespace hetccl {
+
+namespace {
+
+void copyText(char* destination, size_t size, const std::string& text) {
+  std::strncpy(destination, text.c_str(), size - 1);
+  destination[size - 1] = '\0';
+}
+
+// NUMA node of the cores this process is bound to (or runs on), and the network devices
+// hwloc sees (InfiniBand HCAs first: those are what GPUDirect RDMA would use).
+void describeWithHwloc(RankDescriptor* descriptor) {
+  hwloc_topology_t topology;
+  if (hwloc_topology_init(&topology) != 0) return;
+  hwloc_topology_set_io_types_filter(topology, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
+  if (hwloc_topology_load(topology) != 0) {
+    hwloc_topology_destroy(topology);
+    return;
+  }
+  hwloc_bitmap_t cpus = hwloc_bitmap_alloc();
+  if (hwloc_get_cpubind(topology, cpus, HWLOC_CPUBIND_PROCESS) != 0) hwloc_get_last_cpu_location(topology, cpus, 0);
+  hwloc_obj_t numa = nullptr;
+  while ((numa = hwloc_get_next_obj_by_type(topology, HWLOC_OBJ_NUMANODE, numa)) != nullptr)
+    if (hwloc_bitmap_intersects(numa->cpuset, cpus)) {
+      descriptor->numaNode = static_cast<int>(numa->os_index);
+      break;
+    }
+  hwloc_bitmap_free(cpus);
+  std::string nics;
+  for (hwloc_obj_t os = nullptr; (os = hwloc_get_next_osdev(topology, os)) != nullptr;) {
+    if (os->attr->osdev.type != HWLOC_OBJ_OSDEV_OPENFABRICS && os->attr->osdev.type != HWLOC_OBJ_OSDEV_NETWORK) continue;
+    if (!nics.empty()) nics += ",";
+    nics += os->name;
+  }
+  copyText(descriptor->nics, sizeof descriptor->nics, nics.empty() ? "-" : nics);
+  hwloc_topology_destroy(topology);
+}
+
+int mpiIsGpuAware() {
+  int aware = 0;
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+  aware = MPIX_Query_cuda_support();
+#endif
+  return aware;
+}
+
+}  // namespace
+
+Status describeThisRank(const std::string& deviceVendor, const std::string& deviceDescription,
+                        RankDescriptor* descriptor) {
+  *descriptor = RankDescriptor{};
+  char host[64] = "?";
+  gethostname(host, sizeof host - 1);
+  copyText(descriptor->host, sizeof descriptor->host, host);
+  copyText(descriptor->node, sizeof descriptor->node, host);
+  copyText(descriptor->vendor, sizeof descriptor->vendor, deviceVendor);
+  copyText(descriptor->device, sizeof descriptor->device, deviceDescription);
+  copyText(descriptor->pciBus, sizeof descriptor->pciBus, "-");
+  MPI_Comm_rank(MPI_COMM_WORLD, &descriptor->worldRank);
+  int worldSize = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &worldSize);
+  descriptor->gpuAwareMpi = mpiIsGpuAware();
+  describeWithHwloc(descriptor);
+  // Emulated vendors and nodes replace what was found (by world rank).
+  if (const char* vendors = std::getenv("HETCCL_EMULATE_VENDORS"); vendors && *vendors) {
+    std::vector<std::string> names;
+    HETCCL_TRY(expandRankList(vendors, worldSize, "HETCCL_EMULATE_VENDORS", &names));
+    copyText(descriptor->vendor, sizeof descriptor->vendor, names[descriptor->worldRank]);
+    descriptor->emulated = 1;
+  }
+  if (const char* nodes = std::getenv("HETCCL_EMULATE_NODES"); nodes && *nodes) {
+    std::vector<std::string> names;
+    HETCCL_TRY(expandRankList(nodes, worldSize, "HETCCL_EMULATE_NODES", &names));
+    copyText(descriptor->node, sizeof descriptor->node, names[descriptor->worldRank]);
+    descriptor->emulated = 1;
+  }
+  return Status::ok();
+}
+
+Status discoverTopology(MPI_Comm comm, const RankDescriptor& mine, JobTopology* topology) {
+  int nranks = 1;
+  MPI_Comm_size(comm, &nranks);
+  topology->ranks.resize(nranks);
+  int rc = MPI_Allgather(&mine, sizeof(RankDescriptor), MPI_BYTE, topology->ranks.data(), sizeof(RankDescriptor),
+                         MPI_BYTE, comm);
+  if (rc != MPI_SUCCESS) return HETCCL_STATUS(Code::SystemError, "MPI_Allgather of rank descriptors failed");
+  const char* scope = std::getenv("HETCCL_ISLAND_SCOPE");
+  topology->scope = scope && *scope ? scope : "node";
+  if (topology->scope != "node" && topology->scope != "job")
+    return HETCCL_STATUS(Code::InvalidArgument, "HETCCL_ISLAND_SCOPE=%s: expected node or job", scope);
+  std::map<std::string, int> islandIdOfKey;
+  std::vector<int> islandIds;
+  for (const RankDescriptor& rank : topology->ranks) {
+    std::string key = std::string(rank.vendor) + (topology->scope == "node" ? std::string("@") + rank.node : "");
+    auto [it, inserted] = islandIdOfKey.emplace(key, static_cast<int>(islandIdOfKey.size()));
+    if (inserted) topology->islandNames.push_back(key);
+    islandIds.push_back(it->second);
+  }
+  topology->view = TopologyView::fromIslandIds(islandIds);
+  return Status::ok();
+}
+
+}  // namespace hetccl

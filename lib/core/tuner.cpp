@@ -1,0 +1,90 @@
+#include "core/tuner.h"
+
+#include <algorithm>
+
+namespace hetccl {
+
+namespace {
+// NCCL-like chunk sizes around the 512 KiB - 2 MiB the field uses.
+const size_t kChunkCandidates[] = {size_t{256} << 10, size_t{512} << 10, size_t{1} << 20, size_t{2} << 20,
+                                   size_t{4} << 20};
+}  // namespace
+
+Tuner::Tuner(const TopologyView& topology, const CostParameters& costs, const Settings& settings)
+    : topology_(topology), costs_(costs), settings_(settings) {}
+
+Status Tuner::validate() const {
+  if (settings_.algorithm == "auto") return Status::ok();
+  Algorithm forced;
+  if (!parseAlgorithm(settings_.algorithm, &forced))
+    return HETCCL_STATUS(Code::InvalidArgument, "HETCCL_ALGO=%s: unknown algorithm", settings_.algorithm.c_str());
+  std::string reason;
+  if (!algorithmApplies(forced, Collective::AllReduce, topology_, &reason))
+    return HETCCL_STATUS(Code::InvalidArgument, "HETCCL_ALGO=%s cannot run here: %s", settings_.algorithm.c_str(),
+                         reason.c_str());
+  return Status::ok();
+}
+
+std::vector<Algorithm> Tuner::candidates(Collective collective) const {
+  Algorithm forced;
+  if (settings_.algorithm != "auto" && parseAlgorithm(settings_.algorithm, &forced) &&
+      algorithmApplies(forced, collective, topology_, nullptr))
+    return {forced};
+  // Native is the island library; with host islands it is the flat plan, so "ring" stands
+  // for it and native is only used when asked for.
+  std::vector<Algorithm> result;
+  for (Algorithm algorithm : allAlgorithms())
+    if (algorithm != Algorithm::Native && algorithmApplies(algorithm, collective, topology_, nullptr))
+      result.push_back(algorithm);
+  // Island-aware algorithms on a single island are the ring again: skip the duplicates.
+  if (topology_.islandCount() == 1)
+    result.erase(std::remove_if(result.begin(), result.end(),
+                                [](Algorithm a) { return a == Algorithm::Hierarchical || a == Algorithm::Torus; }),
+                 result.end());
+  return result;
+}
+
+TuningChoice Tuner::best(Algorithm algorithm, const PlanRequest& request, size_t elementSize) const {
+  TuningChoice choice{algorithm, settings_.chunkBytes, 0};
+  CostQuery query{algorithm, request, elementSize, settings_.chunkBytes, settings_.pipelineDepth};
+  query.request.topology = &topology_;
+  if (settings_.chunkBytesSet) {
+    choice.predictedSeconds = predictSeconds(query, costs_);
+    return choice;
+  }
+  choice.predictedSeconds = -1;
+  for (size_t chunk : kChunkCandidates) {
+    query.chunkBytes = chunk;
+    double seconds = predictSeconds(query, costs_);
+    // Ties (small messages, where the chunk size does not matter) go to the smaller chunk.
+    if (choice.predictedSeconds < 0 || seconds < choice.predictedSeconds * (1 - 1e-9)) {
+      choice.predictedSeconds = seconds;
+      choice.chunkBytes = chunk;
+    }
+  }
+  return choice;
+}
+
+std::vector<TuningChoice> Tuner::rank(const PlanRequest& request, size_t elementSize) const {
+  std::vector<TuningChoice> choices;
+  for (Algorithm algorithm : allAlgorithms())
+    if (algorithmApplies(algorithm, request.collective, topology_, nullptr))
+      choices.push_back(best(algorithm, request, elementSize));
+  return choices;
+}
+
+TuningChoice Tuner::choose(const PlanRequest& request, size_t elementSize) {
+  auto key = std::make_tuple(static_cast<int>(request.collective), request.count, elementSize, request.root,
+                             request.inPlace, request.average);
+  if (auto it = cache_.find(key); it != cache_.end()) return it->second;
+  TuningChoice winner;
+  winner.predictedSeconds = -1;
+  for (Algorithm algorithm : candidates(request.collective)) {
+    TuningChoice choice = best(algorithm, request, elementSize);
+    if (winner.predictedSeconds < 0 || choice.predictedSeconds < winner.predictedSeconds) winner = choice;
+  }
+  cache_[key] = winner;
+  return winner;
+}
+
+}  // namespace hetccl

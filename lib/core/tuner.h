@@ -1,0 +1,45 @@
+// The tuner: for each operation, the algorithm and chunk size with the lowest predicted time
+// (cost_model.h), among the algorithms that apply to the collective and the islands.
+// HETCCL_ALGO forces one; forcing one the topology cannot run (torus on unequal islands,
+// native on several islands) fails communicator creation.  Decisions are cached per
+// (collective, count, element size, root, in-place, average).
+#pragma once
+
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "algorithms/cost_model.h"
+#include "core/settings.h"
+
+namespace hetccl {
+
+struct TuningChoice {
+  Algorithm algorithm = Algorithm::Ring;
+  size_t chunkBytes = 0;
+  double predictedSeconds = 0;
+};
+
+class Tuner {
+ public:
+  Tuner() = default;
+  Tuner(const TopologyView& topology, const CostParameters& costs, const Settings& settings);
+  // Checks that a forced algorithm can run on this topology at all.
+  Status validate() const;
+  TuningChoice choose(const PlanRequest& request, size_t elementSize);
+  // Predictions of every applicable algorithm at its best chunk size, for tools.
+  std::vector<TuningChoice> rank(const PlanRequest& request, size_t elementSize) const;
+  const CostParameters& costs() const { return costs_; }
+
+ private:
+  TuningChoice best(Algorithm algorithm, const PlanRequest& request, size_t elementSize) const;
+  std::vector<Algorithm> candidates(Collective collective) const;
+
+  TopologyView topology_;
+  CostParameters costs_;
+  Settings settings_;
+  std::map<std::tuple<int, size_t, size_t, int, bool, bool>, TuningChoice> cache_;
+};
+
+}  // namespace hetccl
