@@ -15,7 +15,8 @@ namespace hetccl {
 namespace {
 
 LogLevel parseLevel(const char* text) {
-  if (!text || !*text) return LogLevel::Warn;
+  // As NCCL: silent unless asked (errors still come back as codes and hetcclGetLastError).
+  if (!text || !*text) return LogLevel::None;
   std::string value(text);
   for (char& c : value) c = static_cast<char>(toupper(static_cast<unsigned char>(c)));
   if (value == "VERSION" || value == "NONE") return LogLevel::None;

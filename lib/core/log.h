@@ -1,4 +1,4 @@
-// Logging in the manner of NCCL_DEBUG: HETCCL_DEBUG=WARN|INFO|TRACE (default: WARN) selects
+// Logging in the manner of NCCL_DEBUG: HETCCL_DEBUG=WARN|INFO|TRACE (default: nothing) selects
 // what is printed to stderr (or to HETCCL_DEBUG_FILE, where %h becomes the host name and %p
 // the process id), each line prefixed "host:pid:tid HETCCL LEVEL".
 #pragma once

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <type_traits>
@@ -49,9 +50,10 @@ int mpiCount(size_t count) {
 // Input values.  Rules that keep every result exact and order-independent:
 //  - sum/avg: small integers whose absolute sum over all ranks is exactly representable (and,
 //    for avg of integers, does not wrap), so every partial sum is exact in every type;
-//    unsigned sums use arbitrary bits instead (wrapping addition is associative);
-//  - prod: factors in {1, 2} (and -1 for signed and float types) with 2 on at most 12 ranks, so
-//    products stay exact in float16; unsigned products use arbitrary bits (wrapping);
+//    32- and 64-bit unsigned sums use arbitrary bits instead (wrapping addition is associative);
+//  - prod: factors in {1, 2} (and -1 for signed and float types) with 2 on at most 12 ranks (6
+//    for 8-bit types), so products stay exact in float16 and never wrap in 8 bits;
+//    32- and 64-bit unsigned products use arbitrary bits (wrapping);
 //  - max/min: arbitrary bits (max and min are order-independent for any non-NaN values),
 //    with NaN, infinity and -0 excluded so that no IEEE special case is involved.
 
@@ -125,8 +127,10 @@ void reduceIntegers(hetcclRedOp_t op, const std::vector<const unsigned char*>& i
       if (op == hetcclProd) acc *= static_cast<uint64_t>(v);
       if (op == hetcclMax) best = std::max(best, v);
       if (op == hetcclMin) best = std::min(best, v);
-      if (std::is_signed<T>::value) signedSum += static_cast<int64_t>(v);
-      else unsignedSum += static_cast<uint64_t>(v);
+      if (op == hetcclAvg) {  // avg inputs are small: the exact sum fits
+        if (std::is_signed<T>::value) signedSum += static_cast<int64_t>(v);
+        else unsignedSum += static_cast<uint64_t>(v);
+      }
     }
     switch (op) {
       case hetcclSum:
@@ -330,17 +334,23 @@ float bfloat16ToFloat(uint16_t bits) {
 Bytes makeInput(const TypeInfo& type, hetcclRedOp_t op, int nranks, int rank, size_t count,
                 uint64_t seed) {
   Bytes out(count * type.size);
-  const bool unsignedInt = !type.isFloat && !type.isSigned;
+  // Open MPI's vectorised MPI_SUM on 8-bit unsigned integers saturates instead of wrapping, so
+  // only the wider unsigned types get arbitrary (wrapping) bits for sum and prod.
+  const bool unsignedInt = !type.isFloat && !type.isSigned && type.size >= 4;
+  // Ranks that may contribute a factor 2: products stay within float16 (2^12) and within 8-bit
+  // integers (2^6), so that no product wraps where MPI's own arithmetic is the reference.
+  const int maxDoublingRanks = type.size == 1 ? 6 : 12;
   const int64_t range = std::max<int64_t>(1, std::min<int64_t>(1000, sumLimit(type) / nranks));
   for (size_t i = 0; i < count; ++i) {
     const uint64_t h = elementHash(seed, rank, i);
     switch (op) {
       case hetcclSum:
         if (unsignedInt) storeArbitraryBits(type, out.data(), i, h);
+        else if (!type.isSigned) storeSmallInteger(type, out.data(), i, static_cast<int64_t>(h % (range + 1)));
         else storeSmallInteger(type, out.data(), i, static_cast<int64_t>(h % (2 * range + 1)) - range);
         break;
       case hetcclAvg:
-        if (unsignedInt) storeSmallInteger(type, out.data(), i, static_cast<int64_t>(h % (range + 1)));
+        if (!type.isSigned) storeSmallInteger(type, out.data(), i, static_cast<int64_t>(h % (range + 1)));
         else storeSmallInteger(type, out.data(), i, static_cast<int64_t>(h % (2 * range + 1)) - range);
         break;
       case hetcclProd: {
@@ -350,7 +360,7 @@ Bytes makeInput(const TypeInfo& type, hetcclRedOp_t op, int nranks, int rank, si
         }
         const uint64_t pick = h % 8;
         int64_t factor = 1;
-        if (pick < 2 && rank < 12) factor = 2;
+        if (pick < 2 && rank < maxDoublingRanks) factor = 2;
         if (pick == 2) factor = -1;
         storeSmallInteger(type, out.data(), i, factor);
         break;

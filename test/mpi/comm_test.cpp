@@ -1,0 +1,181 @@
+// Communicator life and identity: rank/size against MPI, several communicators at once (one with
+// reversed rank order, sub-communicators of different sizes, single-rank ones), create/destroy
+// cycles, per-communicator configuration, version.
+#include <gtest/gtest.h>
+
+#include "collective_checks.h"
+
+namespace hetccl_test {
+namespace {
+
+// A hetccl communicator over an MPI communicator this object owns; destroyed with it.
+class OwnedComm {
+ public:
+  OwnedComm(MPI_Comm mpi, const hetcclConfig_t* config = nullptr) {
+    pair_.mpi = mpi;
+    const hetcclResult_t r = hetcclCommInitMPI(&pair_.comm, mpi, config);
+    EXPECT_EQ(r, hetcclSuccess) << "hetcclCommInitMPI: " << hetcclGetLastError(nullptr);
+    if (r != hetcclSuccess) pair_.comm = nullptr;
+  }
+  ~OwnedComm() {
+    if (pair_.comm != nullptr) {
+      EXPECT_EQ(hetcclCommDestroy(pair_.comm), hetcclSuccess);
+    }
+    MPI_Comm_free(&pair_.mpi);
+  }
+  OwnedComm(const OwnedComm&) = delete;
+  OwnedComm& operator=(const OwnedComm&) = delete;
+  const CommPair& pair() const { return pair_; }
+
+ private:
+  CommPair pair_;
+};
+
+MPI_Comm splitWorld(int color, int key) {
+  MPI_Comm c = MPI_COMM_NULL;
+  MPI_Comm_split(MPI_COMM_WORLD, color, key, &c);
+  return c;
+}
+
+void expectIdentityMatchesMpi(const CommPair& p, const char* which) {
+  int count = -1, rank = -1;
+  EXPECT_EQ(hetcclCommCount(p.comm, &count), hetcclSuccess) << which;
+  EXPECT_EQ(hetcclCommUserRank(p.comm, &rank), hetcclSuccess) << which;
+  EXPECT_EQ(count, p.size()) << which;
+  EXPECT_EQ(rank, p.rank()) << which;
+}
+
+const TypeInfo& ty(hetcclDataType_t t) { return typeInfo(t); }
+
+TEST(Communicator, VersionMatchesHeader) {
+  int version = -1;
+  EXPECT_EQ(hetcclGetVersion(&version), hetcclSuccess);
+  EXPECT_EQ(version, HETCCL_VERSION_CODE);
+}
+
+TEST(Communicator, CountAndRankMatchMpi) {
+  expectIdentityMatchesMpi(world(), "world");
+  int worldSize = 0, worldRank = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &worldSize);
+  MPI_Comm_rank(MPI_COMM_WORLD, &worldRank);
+  int count = -1, rank = -1;
+  hetcclCommCount(world().comm, &count);
+  hetcclCommUserRank(world().comm, &rank);
+  EXPECT_EQ(count, worldSize);
+  EXPECT_EQ(rank, worldRank);
+  hetcclResult_t async = hetcclInternalError;
+  EXPECT_EQ(hetcclCommGetAsyncError(world().comm, &async), hetcclSuccess);
+  EXPECT_EQ(async, hetcclSuccess);
+}
+
+// Rank r of the world is rank n-1-r of the second communicator: a library that confused the two
+// numberings would put gathered blocks and reduce roots in the wrong place.
+TEST(Communicator, TwoCommunicatorsUsedAlternately) {
+  const int n = world().size(), rank = world().rank();
+  OwnedComm reversed(splitWorld(0, n - 1 - rank));
+  const CommPair& rev = reversed.pair();
+  expectIdentityMatchesMpi(rev, "reversed");
+  EXPECT_EQ(rev.rank(), n - 1 - rank);
+  for (int iteration = 0; iteration < 3; ++iteration) {
+    checkAllReduce(world(), {&ty(hetcclFloat32), hetcclSum, 4099, false, 0, nullptr});
+    checkAllGather(rev, {&ty(hetcclInt32), hetcclSum, 61, iteration % 2 == 1, 0, nullptr});
+    checkReduce(rev, {&ty(hetcclInt64), hetcclMax, 1021, false, 0, userStream()});
+    checkBroadcast(world(), {&ty(hetcclUint8), hetcclSum, 7, false, n - 1, nullptr});
+    checkReduceScatter(rev, {&ty(hetcclFloat16), hetcclAvg, 33, iteration % 2 == 0, 0, nullptr});
+    checkAlltoAll(rev, {&ty(hetcclBfloat16), hetcclSum, 5, false, 0, nullptr});
+    checkAllReduce(rev, {&ty(hetcclInt8), hetcclMin, 1021, true, 0, nullptr});
+  }
+}
+
+// Even and odd ranks form communicators of different sizes that work independently.
+TEST(Communicator, SubCommunicatorsOfDifferentSizes) {
+  const int rank = world().rank();
+  OwnedComm half(splitWorld(rank % 2, rank));
+  expectIdentityMatchesMpi(half.pair(), "parity split");
+  for (hetcclRedOp_t op : allOps()) {
+    checkAllReduce(half.pair(), {&ty(hetcclFloat64), op, 1021, false, 0, nullptr});
+    checkReduceScatter(half.pair(), {&ty(hetcclUint32), op, 17, true, 0, nullptr});
+  }
+  checkBroadcast(half.pair(), {&ty(hetcclFloat32), hetcclSum, 4099, false, half.pair().size() - 1, nullptr});
+}
+
+// A communicator of one rank: every collective is a local copy (avg divides by 1).
+TEST(Communicator, SingleRankCommunicator) {
+  OwnedComm alone(splitWorld(world().rank(), 0));
+  const CommPair& p = alone.pair();
+  expectIdentityMatchesMpi(p, "single");
+  EXPECT_EQ(p.size(), 1);
+  for (const TypeInfo& t : allTypes()) {
+    for (hetcclRedOp_t op : allOps()) {
+      checkAllReduce(p, {&t, op, 61, op == hetcclAvg, 0, nullptr});
+      checkReduce(p, {&t, op, 7, op == hetcclSum, 0, nullptr});
+      checkReduceScatter(p, {&t, op, 3, op == hetcclMax, 0, nullptr});
+    }
+    checkAllGather(p, {&t, hetcclSum, 61, false, 0, nullptr});
+    checkBroadcast(p, {&t, hetcclSum, 61, true, 0, nullptr});
+    checkAlltoAll(p, {&t, hetcclSum, 61, false, 0, nullptr});
+  }
+}
+
+TEST(Communicator, CreateDestroyLoop) {
+  for (int iteration = 0; iteration < 4; ++iteration) {
+    MPI_Comm dup = MPI_COMM_NULL;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    OwnedComm c(dup);
+    expectIdentityMatchesMpi(c.pair(), "loop");
+    checkAllReduce(c.pair(), {&ty(hetcclFloat32), hetcclSum, 1021, iteration % 2 == 1, 0, nullptr});
+  }
+}
+
+// Communicators created from the same MPI communicator are independent (hetccl duplicates it).
+TEST(Communicator, TwoCommunicatorsOverWorld) {
+  MPI_Comm dup = MPI_COMM_NULL;
+  MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+  OwnedComm second(dup);
+  // The second one is over a dup only so OwnedComm may free it; build a third over WORLD itself.
+  hetcclComm_t third = nullptr;
+  EXPECT_EQ(hetcclCommInitMPI(&third, MPI_COMM_WORLD, nullptr), hetcclSuccess);
+  const CommPair thirdPair{third, MPI_COMM_WORLD};
+  for (int iteration = 0; iteration < 2; ++iteration) {
+    checkAllReduce(second.pair(), {&ty(hetcclInt32), hetcclSum, 4099, false, 0, nullptr});
+    if (third != nullptr) checkAllReduce(thirdPair, {&ty(hetcclInt32), hetcclProd, 4099, false, 0, nullptr});
+    checkAllReduce(world(), {&ty(hetcclInt32), hetcclMax, 4099, false, 0, nullptr});
+  }
+  if (third != nullptr) {
+    EXPECT_EQ(hetcclCommDestroy(third), hetcclSuccess);
+  }
+}
+
+// Settings from the config (not the environment) are honoured and give the same bits.
+TEST(Communicator, ConfigChunkDepthAndAlgorithm) {
+  for (const char* algorithm : {"auto", "ring"}) {
+    hetcclConfig_t config = HETCCL_CONFIG_INITIALIZER;
+    config.chunkBytes = 1024;
+    config.pipelineDepth = 2;
+    config.algorithm = algorithm;
+    MPI_Comm dup = MPI_COMM_NULL;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    OwnedComm c(dup, &config);
+    checkAllReduce(c.pair(), {&ty(hetcclFloat32), hetcclSum, 4099, false, 0, nullptr});
+    checkReduceScatter(c.pair(), {&ty(hetcclBfloat16), hetcclAvg, 1021, true, 0, nullptr});
+    checkAllGather(c.pair(), {&ty(hetcclInt8), hetcclSum, 3001, false, 0, nullptr});
+    checkReduce(c.pair(), {&ty(hetcclUint64), hetcclMin, 1021, false, c.pair().size() - 1, nullptr});
+  }
+}
+
+TEST(Communicator, AbortFreesCommunicator) {
+  MPI_Comm dup = MPI_COMM_NULL;
+  MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+  hetcclComm_t c = nullptr;
+  EXPECT_EQ(hetcclCommInitMPI(&c, dup, nullptr), hetcclSuccess);
+  if (c != nullptr) {
+    checkAllReduce(CommPair{c, dup}, {&ty(hetcclFloat32), hetcclSum, 61, false, 0, nullptr});
+    EXPECT_EQ(hetcclCommAbort(c), hetcclSuccess);
+  }
+  MPI_Comm_free(&dup);
+  // The world communicator is unaffected.
+  checkAllReduce(world(), {&ty(hetcclFloat32), hetcclSum, 61, false, 0, nullptr});
+}
+
+}  // namespace
+}  // namespace hetccl_test
