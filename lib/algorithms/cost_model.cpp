@@ -25,9 +25,15 @@ std::vector<int> sampledRanks(const TopologyView& topology) {
   return std::vector<int>(sample.begin(), sample.end());
 }
 
-// Seconds one rank spends on one chunk-sized step.
-double stepSeconds(const std::vector<Op>& ops, int rank, const TopologyView& topology, size_t elementSize,
-                   const CostParameters& parameters) {
+// What one rank's chunk-sized step costs: its duration, and how long it keeps each of the
+// rank's serial resources busy (egress and ingress per link class, the device).
+struct StepCost {
+  double seconds = 0;
+  double busy[5] = {0, 0, 0, 0, 0};  // egress intra, egress inter, ingress intra, ingress inter, device
+};
+
+StepCost stepCost(const std::vector<Op>& ops, int rank, const TopologyView& topology, size_t elementSize,
+                  const CostParameters& parameters) {
   double sent[2] = {0, 0}, received[2] = {0, 0};
   bool sends[2] = {false, false}, receives[2] = {false, false};
   double reduced = 0, copied = 0;
@@ -44,12 +50,16 @@ double stepSeconds(const std::vector<Op>& ops, int rank, const TopologyView& top
     }
   }
   const LinkCost* links[2] = {&parameters.intraIsland, &parameters.interIsland};
+  StepCost cost;
   double network = 0;
   for (int c = 0; c < 2; ++c) {
-    if (sends[c]) network = std::max(network, links[c]->alpha + sent[c] * links[c]->beta);
-    if (receives[c]) network = std::max(network, links[c]->alpha + received[c] * links[c]->beta);
+    if (sends[c]) cost.busy[c] = links[c]->alpha + sent[c] * links[c]->beta;
+    if (receives[c]) cost.busy[2 + c] = links[c]->alpha + received[c] * links[c]->beta;
+    network = std::max({network, cost.busy[c], cost.busy[2 + c]});
   }
-  return parameters.stepOverhead + network + reduced * parameters.gamma + copied * parameters.copyBeta;
+  cost.busy[4] = reduced * parameters.gamma + copied * parameters.copyBeta;
+  cost.seconds = parameters.stepOverhead + network + cost.busy[4];
+  return cost;
 }
 
 }  // namespace
@@ -64,25 +74,30 @@ double predictSeconds(const CostQuery& query, const CostParameters& parameters) 
     pipelines = std::max(pipelines, pipelineCount(plans.back(), chunkElements));
   }
   if (pipelines == 0) return parameters.stepOverhead;
-  // Step times of the first (full-size) pipeline; later pipelines are the same or smaller.
+  // Costs of the first (full-size) pipeline; later pipelines are the same or smaller.
   size_t steps = 0;
   for (const RankPlan& plan : plans) steps = std::max(steps, plan.steps.size());
   std::vector<double> stepTime(steps, 0.0);
+  double busiest = 0;  // the most any one resource of any rank is busy per pipeline
   std::vector<Op> ops;
-  for (const RankPlan& plan : plans)
+  for (const RankPlan& plan : plans) {
+    double busy[5] = {0, 0, 0, 0, 0};
     for (size_t s = 0; s < plan.steps.size(); ++s) {
       sliceStep(plan.steps[s], 0, chunkElements, &ops);
       if (ops.empty()) continue;
-      stepTime[s] = std::max(stepTime[s], stepSeconds(ops, plan.rank, topology, query.elementSize, parameters));
+      StepCost cost = stepCost(ops, plan.rank, topology, query.elementSize, parameters);
+      stepTime[s] = std::max(stepTime[s], cost.seconds);
+      for (int r = 0; r < 5; ++r) busy[r] += cost.busy[r];
     }
-  double latency = 0, slowest = 0;
-  for (double t : stepTime) {
-    latency += t;
-    slowest = std::max(slowest, t);
+    busiest = std::max({busiest, busy[0], busy[1], busy[2], busy[3], busy[4]});
   }
+  double latency = 0;
+  for (double t : stepTime) latency += t;
+  // Either each slot's pipelines run back to back (latency bound), or the busiest resource
+  // never rests once the first pipeline has filled the plan (throughput bound).
   const double depth = std::max(1, std::min<int>(query.pipelineDepth, static_cast<int>(pipelines)));
   const double m = static_cast<double>(pipelines);
-  return std::max(std::ceil(m / depth) * latency, m * slowest + latency - slowest);
+  return std::max(std::ceil(m / depth) * latency, latency + (m - 1) * busiest);
 }
 
 }  // namespace hetccl

@@ -6,10 +6,12 @@
 //   max over link classes of (alpha + bytes sent on that class * beta)   -- egress is serial,
 //   the same for what it receives (ingress), then gamma per byte it reduces and the copy cost
 //   per byte it copies locally, plus a fixed per-step overhead of the executor.
-// A step of the job takes as long as its slowest rank.  With M chunk pipelines, D in flight,
-// a pipeline of S steps taking L = sum of step times, and T the slowest step, the operation
-// takes about max(ceil(M / D) * L, M * T + L - T): the slots' latency bound or the bottleneck
-// step's throughput bound, whichever binds.
+// A step of the job takes as long as its slowest rank; a pipeline's latency L is the sum of
+// its steps.  Each rank's egress and ingress per link class and its device are serial
+// resources; B is the longest any of them is busy per pipeline (a flat ring crossing a slow
+// link keeps that link busy in every step).  With M chunk pipelines, D in flight, the
+// operation takes about max(ceil(M / D) * L, L + (M - 1) * B): the slots' latency bound or
+// the busiest resource's throughput bound, whichever binds.
 #pragma once
 
 #include "algorithms/algorithm.h"
