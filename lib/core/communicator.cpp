@@ -10,6 +10,7 @@
 #include "core/log.h"
 #include "core/process_device.h"
 #include "transport/shaped_transport.h"
+#include "transport/staged_transport.h"
 
 namespace hetccl {
 
@@ -67,7 +68,23 @@ Status connect(hetcclComm& comm) {
   comm.tuner = Tuner(comm.topology.view, comm.links.costs, comm.settings);
   HETCCL_TRY(comm.tuner.validate());
   std::unique_ptr<Transport> transport = std::make_unique<MpiTransport>(comm.mpiComm, comm.settings.maxMessageBytes);
+  // Device pointers go straight to MPI when it can read them (the GPUDirect RDMA path);
+  // otherwise through pinned host bounce buffers.
+  bool gpuAware = comm.settings.gpuAwareMpi >= 0 ? comm.settings.gpuAwareMpi == 1
+                                                 : comm.topology.ranks[comm.rank].gpuAwareMpi != 0;
+  bool hostMemory = comm.device->kind() == DeviceKind::Host;
+  bool stage = comm.settings.staging == "force" || (comm.settings.staging == "auto" && !hostMemory && !gpuAware);
+  std::string base = stage ? "mpi-staged" : (hostMemory ? "mpi-direct" : "mpi-direct(gpu-aware)");
+  if (stage) {
+    auto staged = std::make_unique<StagedTransport>(std::move(transport), *comm.device, comm.settings.chunkBytes,
+                                                    comm.settings.stagingSlots);
+    HETCCL_TRY(staged->initialize());
+    transport = std::move(staged);
+  }
+  comm.transportName[0] = comm.transportName[1] = base;
   if (comm.emulatedLinks.any()) {
+    if (comm.emulatedLinks.intraIsland.set) comm.transportName[0] += "+paced(" + describeLinkSpeed(comm.emulatedLinks.intraIsland) + ")";
+    if (comm.emulatedLinks.interIsland.set) comm.transportName[1] += "+paced(" + describeLinkSpeed(comm.emulatedLinks.interIsland) + ")";
     std::vector<int> classOfPeer;
     for (int peer = 0; peer < comm.nranks; ++peer)
       classOfPeer.push_back(comm.topology.view.islandOf[peer] == comm.topology.view.islandOf[comm.rank] ? 0 : 1);
@@ -115,12 +132,12 @@ Status createCommunicator(MPI_Comm userComm, const hetcclConfig_t* config, hetcc
   }
   comm->executor = std::make_unique<Executor>(*device, *comm->transport, comm->stream);
   HETCCL_INFO("comm %p rank %d nranks %d: device %s, vendor %s, island %d of %d (%s), algorithm %s, "
-              "chunk %zu B%s, pipeline depth %d, link parameters from %s",
+              "chunk %zu B%s, pipeline depth %d, link parameters from %s, transport intra %s inter %s",
               static_cast<void*>(comm.get()), comm->rank, comm->nranks, device->description().c_str(),
               comm->topology.ranks[comm->rank].vendor, comm->topology.view.islandOf[comm->rank],
               comm->topology.view.islandCount(), comm->topology.view.describe().c_str(), settings.algorithm.c_str(),
               settings.chunkBytes, settings.chunkBytesSet ? "" : " (tuned)", settings.pipelineDepth,
-              comm->links.source.c_str());
+              comm->links.source.c_str(), comm->transportName[0].c_str(), comm->transportName[1].c_str());
   {
     std::lock_guard<std::mutex> guard(registryLock);
     registry().insert(comm.get());

@@ -59,6 +59,7 @@ struct hetcclComm {
   hetccl::LinkParameters links;
   hetccl::Tuner tuner;
   std::string lastAlgorithm = "none";
+  std::string transportName[2];  // per link class (intra-island, inter-island), for tools and logs
   std::unique_ptr<hetccl::Transport> transport;
   std::unique_ptr<hetccl::Executor> executor;
   void* scratch = nullptr;

@@ -69,6 +69,16 @@ Status loadSettings(const hetcclConfig_t* config, Settings* settings) {
     HETCCL_TRY(checkDepth(static_cast<int>(value), "HETCCL_PIPELINE_DEPTH"));
     s.pipelineDepth = static_cast<int>(value);
   }
+  if (const char* staging = std::getenv("HETCCL_STAGING"); staging && *staging) {
+    s.staging = staging;
+    if (s.staging != "auto" && s.staging != "force" && s.staging != "off")
+      return HETCCL_STATUS(Code::InvalidArgument, "HETCCL_STAGING=%s: expected auto, force or off", staging);
+  }
+  if (const char* aware = std::getenv("HETCCL_GPU_AWARE_MPI"); aware && *aware) {
+    if (std::strcmp(aware, "0") != 0 && std::strcmp(aware, "1") != 0)
+      return HETCCL_STATUS(Code::InvalidArgument, "HETCCL_GPU_AWARE_MPI=%s: expected 0 or 1", aware);
+    s.gpuAwareMpi = aware[0] - '0';
+  }
   if (const char* algorithm = std::getenv("HETCCL_ALGO"); algorithm && *algorithm) {
     s.algorithm = algorithm;
     for (char& c : s.algorithm) c = static_cast<char>(tolower(static_cast<unsigned char>(c)));

@@ -18,6 +18,12 @@ struct Settings {
   bool chunkBytesSet = false;  // set by the user: the tuner keeps it instead of choosing
   int pipelineDepth = 4;
   std::string algorithm = "auto";
+  // Host staging of transfers: "auto" (when the device's memory is not the host's and MPI is
+  // not GPU-aware), "force" (always, also on host devices: tests use it), "off".
+  std::string staging = "auto";
+  int stagingSlots = 8;
+  // -1: ask MPI (MPIX_Query_cuda_support); 0/1: HETCCL_GPU_AWARE_MPI overrides.
+  int gpuAwareMpi = -1;
   // Testing knob: split messages above this many bytes (as the transport does above INT_MAX).
   size_t maxMessageBytes = size_t{1} << 30;
 };

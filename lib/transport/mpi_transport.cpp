@@ -23,10 +23,18 @@ std::string mpiErrorText(int code) {
 class MpiTransfer : public Transfer {
  public:
   std::vector<MPI_Request> requests;
+  std::vector<MPI_Status> statuses;
   Status test(bool* done) override {
     int flag = 0;
-    int rc = MPI_Testall(static_cast<int>(requests.size()), requests.data(), &flag,
-                         MPI_STATUSES_IGNORE);
+    statuses.resize(requests.size());
+    int rc = MPI_Testall(static_cast<int>(requests.size()), requests.data(), &flag, statuses.data());
+    if (rc == MPI_ERR_IN_STATUS) {
+      // Name the piece that failed (e.g. MPI_ERR_TRUNCATE: the peer sent more than expected).
+      for (const MPI_Status& status : statuses)
+        if (status.MPI_ERROR != MPI_SUCCESS && status.MPI_ERROR != MPI_ERR_PENDING)
+          return HETCCL_STATUS(Code::SystemError, "transfer with rank %d (tag %d) failed: %s", status.MPI_SOURCE,
+                               status.MPI_TAG, mpiErrorText(status.MPI_ERROR).c_str());
+    }
     if (rc != MPI_SUCCESS)
       return HETCCL_STATUS(Code::SystemError, "MPI_Testall failed: %s", mpiErrorText(rc).c_str());
     *done = flag != 0;
