@@ -34,6 +34,7 @@ struct Executor::Slot {
   size_t step = 0;
   bool active = false;
   bool waitingForDevice = false;
+  bool deviceWorkEnqueued = false;  // this step gave the device work to wait for
   std::vector<Op> ops;  // the current step, cut to this pipeline's chunk
   std::vector<PendingTransfer> transfers;
   std::unique_ptr<DeviceEvent> deviceDone;
@@ -116,18 +117,22 @@ Status Executor::startStep(Slot& slot, const RankPlan& plan) {
     return Status::ok();
   }
   slot.transfers.clear();
+  slot.deviceWorkEnqueued = false;
   char* staging = staging_ + slot.index * stagingPerSlot_;
   for (const Op& op : slot.ops) {
     const size_t bytes = (op.kind == OpKind::Send ? op.src.count : op.dst.count) * elementSize_;
     switch (op.kind) {
       case OpKind::Copy:
         HETCCL_TRY(device_.copyAsync(at(op.dst), at(op.src), bytes, stream_));
+        slot.deviceWorkEnqueued = true;
         break;
       case OpKind::Reduce:
         HETCCL_TRY(device_.reduceAsync(at(op.dst), at(op.dst), at(op.src), op.dst.count, type_, op_, stream_));
+        slot.deviceWorkEnqueued = true;
         break;
       case OpKind::Divide:
         HETCCL_TRY(device_.divideAsync(at(op.dst), op.dst.count, type_, plan.divisor, stream_));
+        slot.deviceWorkEnqueued = true;
         break;
       case OpKind::Send: {
         PendingTransfer pending;
@@ -172,16 +177,19 @@ Status Executor::pollSlot(Slot& slot, const RankPlan& plan, bool* progressed) {
       }
       *progressed = true;
       pending.transfer.reset();
-      if (const Op* op = pending.reduceInto)
+      if (const Op* op = pending.reduceInto) {
         HETCCL_TRY(device_.reduceAsync(at(op->dst), at(op->src), pending.staged, op->dst.count,
                                        type_, op_, stream_));
+        slot.deviceWorkEnqueued = true;
+      }
     }
     if (!allDone) return Status::ok();
-    // The next step may send what this one reduced: wait for the device to finish it.
-    HETCCL_TRY(device_.recordEvent(stream_, &slot.deviceDone));
+    // The next step may send what this one reduced: wait for the device to finish it.  A
+    // step that only moved data has nothing to wait for (a round trip to the device saved).
+    if (slot.deviceWorkEnqueued) HETCCL_TRY(device_.recordEvent(stream_, &slot.deviceDone));
     slot.waitingForDevice = true;
   }
-  if (!slot.deviceDone->query()) return Status::ok();
+  if (slot.deviceWorkEnqueued && !slot.deviceDone->query()) return Status::ok();
   *progressed = true;
   ++slot.step;
   return startStep(slot, plan);
