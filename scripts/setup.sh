@@ -3,7 +3,7 @@
 # only called when something is missing).  CUDA and HIP are optional and not installed here.
 set -euo pipefail
 packages=(build-essential cmake pkg-config openmpi-bin libopenmpi-dev libhwloc-dev hwloc
-          libgtest-dev libbenchmark-dev)
+          libgtest-dev libbenchmark-dev python3-matplotlib)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -104,8 +104,9 @@ double HetcclBench::timeCallsUs(const PatternSpec& spec, const CollectiveShape& 
   return maxUs;
 }
 
-Measurement HetcclBench::measure(const PatternSpec& spec, const CollectiveShape& shape,
-                                 bool inPlace) {
+Measurement HetcclBench::measure(hetcclComm_t comm, const PatternSpec& spec,
+                                 const CollectiveShape& shape, bool inPlace) {
+  ctx_.comm = comm;
   const CallBuffers buffers = buffersFor(shape, dataTypeSize(spec.type), inPlace);
   // Inputs are loaded even without the check: the timed calls then reduce real small values,
   // never leftover garbage (a NaN or denormal can make a host reduction many times slower).

@@ -1,7 +1,8 @@
 // Measures one row of the table for hetccl: the check (inputs re-initialised, one call,
 // results read back and compared bit for bit) and the timing (warm-ups, then `iters` calls
 // timed with MPI_Wtime; the reported time is the slowest rank's mean).  Owns the device
-// buffers, allocated once for the largest size, as nccl-tests does.
+// buffers, allocated once for the largest size, as nccl-tests does, and shared by every
+// communicator measured (one per --algo entry): device memory belongs to the process.
 #pragma once
 
 #include <hetccl/hetccl.h>
@@ -24,8 +25,10 @@ class HetcclBench {
   HetcclBench(const HetcclBench&) = delete;
   HetcclBench& operator=(const HetcclBench&) = delete;
 
-  // Collective over every rank.  `wrong` is summed over ranks (or -1 without the check).
-  Measurement measure(const PatternSpec& spec, const CollectiveShape& shape, bool inPlace);
+  // Collective over every rank, on `comm` (one of MPI_COMM_WORLD's hetccl communicators).
+  // `wrong` is summed over ranks (or -1 without the check).
+  Measurement measure(hetcclComm_t comm, const PatternSpec& spec, const CollectiveShape& shape,
+                      bool inPlace);
 
  private:
   struct CallBuffers {
@@ -44,7 +47,7 @@ class HetcclBench {
   void toDevice(void* dst, const void* src, size_t bytes);
   void fromDevice(void* dst, const void* src, size_t bytes);
 
-  CallContext ctx_;
+  CallContext ctx_;  // ctx_.comm: the communicator of the measurement in progress
   int warmupIters_;
   int iters_;
   bool check_;

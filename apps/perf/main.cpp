@@ -1,7 +1,8 @@
 // hetccl-perf: nccl-tests' benchmark contract for hetccl.  Every rank runs the same sweep
 // (types x ops x sizes, nccl-tests' order); rank 0 prints the table as rows complete, then the
 // footer and, with -J, the JSON document.  Exit status: 0 all correct, 1 wrong results or an
-// error, 2 bad command line.
+// error, 2 bad command line (or a setting this job cannot run, such as --algo torus on
+// unequal islands).
 #include <mpi.h>
 #include <unistd.h>
 
@@ -13,6 +14,7 @@
 
 #include <hetccl/hetccl.h>
 
+#include "perf/algorithm_communicators.h"
 #include "perf/collective_runner.h"
 #include "perf/collective_shape.h"
 #include "perf/expected_values.h"
@@ -78,14 +80,97 @@ bool openJson(const PerfOptions& o, int rank, FILE** file) {
   return ok == 1;
 }
 
+// Creation failed on every rank (AlgorithmCommunicators agrees on it).  A setting this job
+// cannot honour (--algo torus on unequal islands, a bad HETCCL_* value) is the user's to fix,
+// like a bad flag; anything else is a failure of the run.
+int exitStatusForSetupError(hetcclResult_t result) {
+  return result == hetcclInvalidArgument || result == hetcclInvalidUsage ? kExitUsage : kExitFailed;
+}
+
+ResultRow rowKey(const PerfOptions& o, const CollectiveShape& shape, DataType type, RedOp op) {
+  ResultRow row;
+  row.collective = o.collective;
+  row.bytes = shape.bytes;
+  row.count = shape.count;
+  row.type = type;
+  row.hasOp = collectiveReduces(o.collective);
+  row.op = op;
+  row.hasRoot = collectiveHasRoot(o.collective);
+  row.root = o.root;
+  return row;
+}
+
+// The algorithm the communicator's last operation ran; "" if the library cannot say.
+std::string lastAlgorithm(hetcclComm_t comm) {
+  const char* name = nullptr;
+  if (hetcclCommGetAlgorithm(comm, &name) != hetcclSuccess || name == nullptr) return "";
+  return name;
+}
+
+// nccl-tests' order (types, then ops, then sizes); each size is measured on every
+// communicator in turn, so one algorithm's row sits next to the others' for the same size.
+// Rank 0 prints each row as it completes.
+std::vector<ResultRow> runSweep(const PerfOptions& o, const CallContext& ctx,
+                                const AlgorithmCommunicators& comms) {
+  const std::vector<size_t> sizes = sizeSweep(o);
+  const size_t capacity = bufferCapacity(o, sizes, ctx.nranks);
+  std::vector<ResultRow> rows;
+  HetcclBench bench(ctx, capacity, o.warmupIters, o.iters, o.check);
+  std::unique_ptr<MpiBaseline> baseline;
+  if (o.mpiBaseline) baseline = std::make_unique<MpiBaseline>(MPI_COMM_WORLD, capacity);
+
+  // Data-movement collectives have no op: one pass, printed as "none".
+  const std::vector<RedOp> ops =
+      collectiveReduces(o.collective) ? o.ops : std::vector<RedOp>{RedOp::Sum};
+  for (DataType type : o.types) {
+    for (RedOp op : ops) {
+      for (size_t requested : sizes) {
+        PatternSpec spec;
+        spec.collective = o.collective;
+        spec.type = type;
+        spec.op = op;
+        spec.nranks = ctx.nranks;
+        spec.root = o.root;
+        const CollectiveShape shape =
+            collectiveShape(o.collective, requested, dataTypeSize(type), ctx.nranks, ctx.rank);
+        // MPI's time does not depend on hetccl's algorithm: measured once, shown on each row.
+        BaselineMeasurement mpiTime;
+        if (baseline) mpiTime = baseline->measure(spec, shape, o.warmupIters, o.iters);
+        for (const AlgorithmCommunicator& entry : comms.all()) {
+          ResultRow row = rowKey(o, shape, type, op);
+          row.requestedAlgorithm = entry.requested;
+          row.outOfPlace = bench.measure(entry.comm, spec, shape, /*inPlace=*/false);
+          row.algorithm = lastAlgorithm(entry.comm);
+          row.inPlace = bench.measure(entry.comm, spec, shape, /*inPlace=*/true);
+          row.baseline = mpiTime;
+          if (ctx.rank == 0) {
+            std::fputs(formatRow(row, o).c_str(), stdout);
+            std::fflush(stdout);
+          }
+          rows.push_back(row);
+        }
+      }
+    }
+  }
+  return rows;
+}
+
 int runBenchmark(const PerfOptions& o, int rank, int nranks) {
   FILE* json = nullptr;
   if (!openJson(o, rank, &json)) return kExitUsage;
 
+  AlgorithmCommunicators comms;
+  if (const hetcclResult_t result = comms.create(o.algorithms); result != hetcclSuccess) {
+    if (json != nullptr) {
+      std::fclose(json);
+      std::remove(o.jsonPath.c_str());  // no empty document that looks like a run
+    }
+    return exitStatusForSetupError(result);
+  }
   CallContext ctx;
   ctx.rank = rank;
   ctx.nranks = nranks;
-  PERF_HETCCL_CHECK(nullptr, hetcclCommInitMPI(&ctx.comm, MPI_COMM_WORLD, nullptr));
+  ctx.comm = comms.all().front().comm;
   PERF_HETCCL_CHECK(ctx.comm, hetcclStreamCreate(&ctx.stream));
 
   ReportSettings settings;
@@ -98,49 +183,7 @@ int runBenchmark(const PerfOptions& o, int rank, int nranks) {
     std::fflush(stdout);
   }
 
-  const std::vector<size_t> sizes = sizeSweep(o);
-  const size_t capacity = bufferCapacity(o, sizes, nranks);
-  std::vector<ResultRow> rows;
-  {
-    HetcclBench bench(ctx, capacity, o.warmupIters, o.iters, o.check);
-    std::unique_ptr<MpiBaseline> baseline;
-    if (o.mpiBaseline) baseline = std::make_unique<MpiBaseline>(MPI_COMM_WORLD, capacity);
-
-    // Data-movement collectives have no op: one pass, printed as "none".
-    const bool reduces = collectiveReduces(o.collective);
-    const std::vector<RedOp> ops = reduces ? o.ops : std::vector<RedOp>{RedOp::Sum};
-    for (DataType type : o.types) {
-      for (RedOp op : ops) {
-        for (size_t requested : sizes) {
-          PatternSpec spec;
-          spec.collective = o.collective;
-          spec.type = type;
-          spec.op = op;
-          spec.nranks = nranks;
-          spec.root = o.root;
-          const CollectiveShape shape =
-              collectiveShape(o.collective, requested, dataTypeSize(type), nranks, rank);
-          ResultRow row;
-          row.collective = o.collective;
-          row.bytes = shape.bytes;
-          row.count = shape.count;
-          row.type = type;
-          row.hasOp = reduces;
-          row.op = op;
-          row.hasRoot = collectiveHasRoot(o.collective);
-          row.root = o.root;
-          row.outOfPlace = bench.measure(spec, shape, /*inPlace=*/false);
-          row.inPlace = bench.measure(spec, shape, /*inPlace=*/true);
-          if (baseline) row.baseline = baseline->measure(spec, shape, o.warmupIters, o.iters);
-          if (rank == 0) {
-            std::fputs(formatRow(row, o.mpiBaseline).c_str(), stdout);
-            std::fflush(stdout);
-          }
-          rows.push_back(row);
-        }
-      }
-    }
-  }
+  const std::vector<ResultRow> rows = runSweep(o, ctx, comms);
 
   const Footer footer = summarize(rows);
   if (rank == 0) {
@@ -156,7 +199,6 @@ int runBenchmark(const PerfOptions& o, int rank, int nranks) {
     }
   }
   PERF_HETCCL_CHECK(ctx.comm, hetcclStreamDestroy(ctx.stream));
-  PERF_HETCCL_CHECK(ctx.comm, hetcclCommDestroy(ctx.comm));
   return status;
 }
 

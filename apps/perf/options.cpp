@@ -1,5 +1,6 @@
 #include "perf/options.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -21,24 +22,27 @@ bool parseInteger(const std::string& text, long long lo, long long hi, long long
   return true;
 }
 
-// One flag of the table below: its short and long spellings and whether it takes a value.
+// One flag of the table below: its key (the short spelling, where it has one), its long
+// spelling and whether it takes a value.  hetccl's own flags have no short form, so that no
+// future nccl-tests letter can clash with them.
 struct FlagSpec {
   char shortName;
   const char* longName;
   bool takesValue;
+  bool hasShortForm;
 };
 
 constexpr FlagSpec kFlags[] = {
-    {'b', "minbytes", true},     {'e', "maxbytes", true},  {'f', "stepfactor", true},
-    {'i', "stepbytes", true},    {'n', "iters", true},     {'w', "warmup_iters", true},
-    {'c', "check", true},        {'d', "datatype", true},  {'o', "op", true},
-    {'r', "root", true},         {'J', "json", true},      {'B', "baseline", true},
-    {'h', "help", false},
+    {'b', "minbytes", true, true},  {'e', "maxbytes", true, true}, {'f', "stepfactor", true, true},
+    {'i', "stepbytes", true, true}, {'n', "iters", true, true},    {'w', "warmup_iters", true, true},
+    {'c', "check", true, true},     {'d', "datatype", true, true}, {'o', "op", true, true},
+    {'r', "root", true, true},      {'J', "json", true, true},     {'B', "baseline", true, false},
+    {'A', "algo", true, false},     {'h', "help", false, true},
 };
 
 const FlagSpec* findShort(char c) {
   for (const auto& f : kFlags)
-    if (f.shortName == c && c != 'B') return &f;  // --baseline has no short form
+    if (f.shortName == c && f.hasShortForm) return &f;
   return nullptr;
 }
 
@@ -107,6 +111,11 @@ std::string applyFlag(char flag, const std::string& value, PerfOptions& o) {
       if (value != "mpi") return "unknown baseline '" + value + "' (only 'mpi')";
       o.mpiBaseline = true;
       return "";
+    case 'A': {
+      std::string error;
+      if (!parseAlgorithmList(value, &o.algorithms, &error)) return error;
+      return "";
+    }
   }
   return std::string("unhandled flag -") + flag;
 }
@@ -119,6 +128,44 @@ ParseResult fail(std::string message) {
 }
 
 }  // namespace
+
+const std::vector<std::string>& knownAlgorithms() {
+  // The library checks the name again when the communicator is created; checking here too
+  // turns a typo into a usage message before any rank starts work.
+  static const std::vector<std::string> names{"auto", "ring", "hier", "torus", "small", "native"};
+  return names;
+}
+
+bool parseAlgorithmList(const std::string& text, std::vector<std::string>* algorithms,
+                        std::string* error) {
+  std::vector<std::string> names;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = text.find(',', start);
+    const std::string name =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const auto& known = knownAlgorithms();
+    if (name.empty()) {
+      *error = "empty algorithm name in --algo '" + text + "'";
+      return false;
+    }
+    if (std::find(known.begin(), known.end(), name) == known.end()) {
+      *error = "unknown algorithm '" + name + "' in --algo (one of:";
+      for (const std::string& k : known) *error += " " + k;
+      *error += ")";
+      return false;
+    }
+    if (std::find(names.begin(), names.end(), name) != names.end()) {
+      *error = "algorithm '" + name + "' listed twice in --algo";
+      return false;
+    }
+    names.push_back(name);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  *algorithms = std::move(names);
+  return true;
+}
 
 bool parseByteSize(const std::string& text, size_t* bytes) {
   if (text.empty()) return false;
@@ -232,6 +279,9 @@ std::string usageText(const std::string& program) {
          "  -r, --root N             root of broadcast and reduce (default 0)\n"
          "  -J, --json FILE          also write the results as JSON to FILE\n"
          "      --baseline mpi       time the matching MPI collective side by side\n"
+         "      --algo LIST          algorithms to time, comma-separated: auto ring hier torus\n"
+         "                           small native; one communicator each, rows side by side\n"
+         "                           (default: the library's choice, HETCCL_ALGO or auto)\n"
          "  -h, --help               this text\n"
          "  SIZE is the full buffer in bytes, as nccl-tests: for allgather, reducescatter and\n"
          "  alltoall it is count x nranks x element size, rounded down to whole elements.\n";

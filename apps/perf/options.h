@@ -1,5 +1,5 @@
 // Command line of hetccl-perf: nccl-tests' flags (-b -e -f -i -n -w -c -d -o -r -J) plus
-// hetccl's own (--baseline mpi).  Parsing is pure so every rank parses the same argv to the
+// hetccl's own (--baseline mpi, --algo LIST).  Parsing is pure so every rank parses the same argv to the
 // same result and the unit tests need no MPI.
 #pragma once
 
@@ -25,6 +25,10 @@ struct PerfOptions {
   int root = 0;
   std::string jsonPath;      // empty: no JSON file
   bool mpiBaseline = false;  // --baseline mpi
+  // --algo: one communicator per entry, each forced to that algorithm ("auto": the tuner's
+  // choice), so the algorithms are timed side by side in one run.  Empty: one communicator
+  // with the library's own setting (HETCCL_ALGO, else auto).
+  std::vector<std::string> algorithms;
 };
 
 enum class ParseOutcome { Run, Help, Error };
@@ -42,6 +46,14 @@ std::string usageText(const std::string& program);
 
 // "8", "64K", "32M", "1G" (binary multiples, as nccl-tests). False on junk or overflow.
 bool parseByteSize(const std::string& text, size_t* bytes);
+
+// The names --algo accepts: the values of hetcclConfig_t.algorithm.
+const std::vector<std::string>& knownAlgorithms();
+
+// "ring,hier,auto" -> {ring, hier, auto}.  Fails (with a message) on an unknown name, an
+// empty entry or a name listed twice (two identical communicators would only double the run).
+bool parseAlgorithmList(const std::string& text, std::vector<std::string>* algorithms,
+                        std::string* error);
 
 // The sizes to run, min to max inclusive: by factor, or by increment when stepBytes > 0.
 std::vector<size_t> sizeSweep(const PerfOptions& options);

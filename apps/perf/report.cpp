@@ -27,9 +27,15 @@ constexpr const char* kMeasurementColumns = "  %7s  %6s  %6s  %5s";
 // The names line gives "#wrong" one more character, as nccl-tests' header does.
 constexpr const char* kMeasurementNames = "  %7s  %6s  %6s %6s";
 constexpr const char* kBaselineColumns = "  %7s  %6s  %6s";
+// "request" (the --algo entry, only with --algo) and "algo" (what ran): "native" is the
+// longest name.
+constexpr const char* kRequestColumn = "  %7s";
+constexpr const char* kAlgorithmColumn = "  %6s";
 constexpr int kKeyWidth = 52;
 constexpr int kMeasurementWidth = 32;
 constexpr int kBaselineWidth = 25;
+constexpr int kRequestWidth = 9;
+constexpr int kAlgorithmWidth = 8;
 
 std::string centered(const std::string& text, int width) {
   int left = (width - static_cast<int>(text.size())) / 2;
@@ -74,6 +80,21 @@ std::string joinOps(const std::vector<RedOp>& ops) {
   return s;
 }
 
+std::string joinWords(const std::vector<std::string>& words) {
+  std::string s;
+  for (const std::string& w : words) s += (s.empty() ? "" : " ") + w;
+  return s;
+}
+
+bool withRequestColumn(const PerfOptions& o) { return !o.algorithms.empty(); }
+
+std::string algorithmColumns(const PerfOptions& o, const std::string& request,
+                             const std::string& algorithm) {
+  std::string s;
+  if (withRequestColumn(o)) s += format(kRequestColumn, request.c_str());
+  return s + format(kAlgorithmColumn, algorithm.c_str());
+}
+
 // --- a small JSON writer: enough for flat objects of numbers, strings and arrays ---
 
 std::string jsonString(const std::string& s) {
@@ -100,6 +121,37 @@ std::string jsonMeasurement(const Measurement& m) {
   return "{\"time_us\": " + jsonNumber(m.timeUs) + ", \"algbw\": " + jsonNumber(m.algbw) +
          ", \"busbw\": " + jsonNumber(m.busbw) +
          ", \"wrong\": " + (m.wrong < 0 ? std::string("null") : jsonInteger(m.wrong)) + "}";
+}
+
+// The footer's mean per --algo entry, so algorithms run side by side get one number each;
+// entries in the order they first appear (the --algo order).
+std::vector<AlgorithmAverage> averagesByAlgorithm(const std::vector<ResultRow>& rows) {
+  std::vector<AlgorithmAverage> averages;
+  std::vector<size_t> measurements;  // per entry: out-of-place plus in-place values summed
+  for (const ResultRow& r : rows) {
+    if (r.requestedAlgorithm.empty()) continue;
+    size_t i = 0;
+    while (i < averages.size() && averages[i].requestedAlgorithm != r.requestedAlgorithm) ++i;
+    if (i == averages.size()) {
+      averages.push_back({r.requestedAlgorithm, 0.0});
+      measurements.push_back(0);
+    }
+    averages[i].avgBusBandwidth += r.outOfPlace.busbw + r.inPlace.busbw;
+    measurements[i] += 2;
+  }
+  for (size_t i = 0; i < averages.size(); ++i)
+    averages[i].avgBusBandwidth /= static_cast<double>(measurements[i]);
+  return averages;
+}
+
+// One line, and one that does not start "# Avg bus bandwidth": scripts grep for that prefix
+// and expect a single match.
+std::string footerByAlgorithm(const Footer& f) {
+  if (f.byAlgorithm.empty()) return "";
+  std::string line = "#  avg busbw by --algo :";
+  for (const AlgorithmAverage& a : f.byAlgorithm)
+    line += format(" %s %g", a.requestedAlgorithm.c_str(), a.avgBusBandwidth);
+  return line + "\n";
 }
 
 }  // namespace
@@ -135,6 +187,10 @@ std::string formatHeader(const ReportSettings& s) {
   h += format("#  time: mean per iteration (us), maximum over ranks; algbw = size / time "
               "(1 GB = 1e9 B); busbw = algbw x %s\n",
               busBandwidthFormula(o.collective));
+  h += "#  algo: the algorithm the library ran (out of place)";
+  if (withRequestColumn(o))
+    h += "; request: the --algo entry, one communicator each: " + joinWords(o.algorithms);
+  h += "\n";
   if (o.mpiBaseline)
     h += "#  MPI baseline: the matching MPI collective on host buffers of the same size, out of "
          "place; avg runs as MPI_SUM; half and bfloat16 use the app's own MPI_Ops\n";
@@ -145,31 +201,37 @@ std::string formatHeader(const ReportSettings& s) {
   std::string groups = "#" + std::string(kKeyWidth - 1, ' ') +
                        centered("out-of-place", kMeasurementWidth) +
                        centered("in-place", kMeasurementWidth);
+  const int algorithmWidth = kAlgorithmWidth + (withRequestColumn(o) ? kRequestWidth : 0);
+  groups += std::string(static_cast<size_t>(algorithmWidth), ' ');
   if (o.mpiBaseline) groups += centered("MPI (out-of-place)", kBaselineWidth);
   h += rstrip(groups) + "\n";
 
   std::string names = "#" + format(kKeyColumns, "size", "count", "type", "redop", "root").substr(1) +
                       format(kMeasurementNames, "time", "algbw", "busbw", "#wrong") +
-                      format(kMeasurementNames, "time", "algbw", "busbw", "#wrong");
+                      format(kMeasurementNames, "time", "algbw", "busbw", "#wrong") +
+                      algorithmColumns(o, "request", "algo");
   if (o.mpiBaseline) names += format(kBaselineColumns, "time", "busbw", "vsMPI");
   h += names + "\n";
 
   std::string units = "#" + format(kKeyColumns, "(B)", "(elements)", "", "", "").substr(1) +
                       format(kMeasurementColumns, "(us)", "(GB/s)", "(GB/s)", "") +
-                      format(kMeasurementColumns, "(us)", "(GB/s)", "(GB/s)", "");
+                      format(kMeasurementColumns, "(us)", "(GB/s)", "(GB/s)", "") +
+                      algorithmColumns(o, "", "");
   if (o.mpiBaseline) units += format(kBaselineColumns, "(us)", "(GB/s)", "");
   h += rstrip(units) + "\n";
   return h;
 }
 
-std::string formatRow(const ResultRow& row, bool withBaseline) {
+std::string formatRow(const ResultRow& row, const PerfOptions& options) {
   std::string line =
       format(kKeyColumns, format("%zu", row.bytes).c_str(), format("%zu", row.count).c_str(),
              dataTypeName(row.type), row.hasOp ? redOpName(row.op) : "none",
              row.hasRoot ? format("%d", row.root).c_str() : "none");
   line += measurementColumns(row.outOfPlace);
   line += measurementColumns(row.inPlace);
-  if (withBaseline) {
+  line += algorithmColumns(options, row.requestedAlgorithm.empty() ? "-" : row.requestedAlgorithm,
+                           row.algorithm.empty() ? "-" : row.algorithm);
+  if (options.mpiBaseline) {
     if (row.baseline.measured) {
       const double ratio = ratioVersusMpi(row);
       line += format(kBaselineColumns, formatTime(row.baseline.timeUs).c_str(),
@@ -191,13 +253,14 @@ Footer summarize(const std::vector<ResultRow>& rows) {
     sum += r.outOfPlace.busbw + r.inPlace.busbw;
   }
   f.avgBusBandwidth = rows.empty() ? 0.0 : sum / (2.0 * static_cast<double>(rows.size()));
+  f.byAlgorithm = averagesByAlgorithm(rows);
   return f;
 }
 
 std::string formatFooter(const Footer& f) {
   return format("# Out of bounds values : %lld %s\n", static_cast<long long>(f.wrongTotal),
                 f.wrongTotal == 0 ? "OK" : "FAILED") +
-         format("# Avg bus bandwidth    : %g\n", f.avgBusBandwidth) + "#\n";
+         format("# Avg bus bandwidth    : %g\n", f.avgBusBandwidth) + footerByAlgorithm(f) + "#\n";
 }
 
 std::string formatJson(const ReportSettings& s, const std::vector<ResultRow>& rows,
@@ -225,6 +288,14 @@ std::string formatJson(const ReportSettings& s, const std::vector<ResultRow>& ro
   j += "], \"root\": " + (collectiveHasRoot(o.collective) ? jsonInteger(o.root) : "null");
   j += ", \"bus_factor\": " + jsonNumber(busBandwidthFactor(o.collective, s.nranks));
   j += std::string(", \"baseline\": ") + (o.mpiBaseline ? "\"mpi\"" : "null");
+  j += ", \"algorithms\": ";
+  if (o.algorithms.empty()) {
+    j += "null";
+  } else {
+    j += "[";
+    for (size_t i = 0; i < o.algorithms.size(); ++i) j += (i ? ", " : "") + jsonString(o.algorithms[i]);
+    j += "]";
+  }
   j += "},\n";
   j += "  \"rows\": [";
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -238,6 +309,9 @@ std::string formatJson(const ReportSettings& s, const std::vector<ResultRow>& ro
     j += ", \"root\": " + (r.hasRoot ? jsonInteger(r.root) : std::string("null"));
     j += ", \"out_of_place\": " + jsonMeasurement(r.outOfPlace);
     j += ", \"in_place\": " + jsonMeasurement(r.inPlace);
+    j += ", \"algorithm\": " + (r.algorithm.empty() ? std::string("null") : jsonString(r.algorithm));
+    j += ", \"requested_algorithm\": " +
+         (r.requestedAlgorithm.empty() ? std::string("null") : jsonString(r.requestedAlgorithm));
     if (o.mpiBaseline) {
       if (r.baseline.measured) {
         const double ratio = ratioVersusMpi(r);
@@ -253,7 +327,15 @@ std::string formatJson(const ReportSettings& s, const std::vector<ResultRow>& ro
   j += rows.empty() ? "],\n" : "\n  ],\n";
   j += "  \"out_of_bounds_values\": " + jsonInteger(footer.wrongTotal) + ",\n";
   j += std::string("  \"out_of_bounds_ok\": ") + (footer.wrongTotal == 0 ? "true" : "false") + ",\n";
-  j += "  \"avg_bus_bandwidth\": " + jsonNumber(footer.avgBusBandwidth) + "\n";
+  j += "  \"avg_bus_bandwidth\": " + jsonNumber(footer.avgBusBandwidth);
+  if (!footer.byAlgorithm.empty()) {
+    j += ",\n  \"avg_bus_bandwidth_by_algorithm\": {";
+    for (size_t i = 0; i < footer.byAlgorithm.size(); ++i)
+      j += (i ? ", " : "") + jsonString(footer.byAlgorithm[i].requestedAlgorithm) + ": " +
+           jsonNumber(footer.byAlgorithm[i].avgBusBandwidth);
+    j += "}";
+  }
+  j += "\n";
   j += "}\n";
   return j;
 }

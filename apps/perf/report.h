@@ -1,5 +1,7 @@
 // What hetccl-perf prints: nccl-tests' table (so people's scripts and eyes read it as they
-// read nccl-tests'), hetccl's MPI-baseline columns, the footer, and the same content as JSON.
+// read nccl-tests'), then hetccl's own columns (the algorithm used, the --algo entry, the MPI
+// baseline) after nccl-tests' so that column positions scripts rely on stay put; the footer,
+// and the same content as JSON.
 // Everything returns strings so the unit tests check the format without running anything.
 #pragma once
 
@@ -41,6 +43,8 @@ struct ResultRow {
   Measurement outOfPlace;
   Measurement inPlace;
   BaselineMeasurement baseline;  // only printed with --baseline mpi
+  std::string requestedAlgorithm;  // the --algo entry the row ran under; "" without --algo
+  std::string algorithm;           // what the library ran (hetcclCommGetAlgorithm); "" unknown
 };
 
 struct ReportSettings {
@@ -50,13 +54,20 @@ struct ReportSettings {
   std::vector<std::string> rankLines;     // one description per rank, printed in the header
 };
 
+struct AlgorithmAverage {
+  std::string requestedAlgorithm;
+  double avgBusBandwidth = 0;
+};
+
 struct Footer {
   int64_t wrongTotal = 0;
   double avgBusBandwidth = 0;  // mean of every out-of-place and in-place busbw
+  // The same mean per --algo entry, in the order given; empty without --algo.
+  std::vector<AlgorithmAverage> byAlgorithm;
 };
 
 std::string formatHeader(const ReportSettings& settings);
-std::string formatRow(const ResultRow& row, bool withBaseline);
+std::string formatRow(const ResultRow& row, const PerfOptions& options);
 Footer summarize(const std::vector<ResultRow>& rows);
 std::string formatFooter(const Footer& footer);
 std::string formatJson(const ReportSettings& settings, const std::vector<ResultRow>& rows,

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <list>
+#include <memory>
 #include <set>
-
-#include "algorithms/chunking.h"
+#include <utility>
 
 namespace hetccl {
 
@@ -25,6 +27,118 @@ std::vector<int> sampledRanks(const TopologyView& topology) {
   return std::vector<int>(sample.begin(), sample.end());
 }
 
+// What the cost of one op depends on.  `count` is the elements it moves (the source of a
+// send, the destination otherwise): chunk 0 of it is min(count, chunk elements).
+struct OpCost {
+  OpKind kind;
+  bool crossIsland;
+  size_t count;
+  bool operator==(const OpCost& o) const { return kind == o.kind && crossIsland == o.crossIsland && count == o.count; }
+};
+
+// The sampled ranks' plans reduced to what the cost model reads, so that they are built once
+// for every chunk size the tuner tries, not once per chunk size.  Consecutive steps that cost
+// the same (a ring's thousands of steps differ by at most one element) are stored once, as
+// a run, and costed once.
+struct PlanSummary {
+  struct StepRun {
+    uint32_t opsBegin, opsEnd;  // the ops of each step of the run
+    size_t firstStep, steps;
+  };
+  struct Rank {
+    std::vector<OpCost> ops;
+    std::vector<StepRun> runs;
+    size_t largestOp = 0;  // largestOpCount of the plan
+  };
+  std::vector<Rank> ranks;
+  size_t steps = 0;  // of the longest plan
+  size_t opCount = 0;  // ops and runs stored: what bounds the memo
+};
+
+PlanSummary summarize(const CostQuery& query) {
+  const TopologyView& topology = *query.request.topology;
+  PlanSummary summary;
+  // One plan at a time: a large job's plans have thousands of steps each.
+  for (int rank : sampledRanks(topology)) {
+    const RankPlan plan = buildPlan(query.algorithm, query.request, rank);
+    PlanSummary::Rank costs;
+    costs.largestOp = largestOpCount(plan);
+    for (size_t s = 0; s < plan.steps.size(); ++s) {
+      const uint32_t begin = static_cast<uint32_t>(costs.ops.size());
+      for (const Op& op : plan.steps[s].ops) {
+        bool cross = op.peer >= 0 && topology.islandOf[op.peer] != topology.islandOf[rank];
+        costs.ops.push_back(OpCost{op.kind, cross, op.kind == OpKind::Send ? op.src.count : op.dst.count});
+      }
+      PlanSummary::StepRun* last = costs.runs.empty() ? nullptr : &costs.runs.back();
+      if (last && std::equal(costs.ops.begin() + last->opsBegin, costs.ops.begin() + last->opsEnd,
+                             costs.ops.begin() + begin, costs.ops.end())) {
+        costs.ops.resize(begin);
+        ++last->steps;
+      } else {
+        costs.runs.push_back(PlanSummary::StepRun{begin, static_cast<uint32_t>(costs.ops.size()), s, 1});
+      }
+    }
+    summary.steps = std::max(summary.steps, plan.steps.size());
+    summary.opCount += costs.ops.size() + costs.runs.size();
+    summary.ranks.push_back(std::move(costs));
+  }
+  return summary;
+}
+
+// Everything a plan depends on (not the chunk size, element size or link costs).
+struct PlanKey {
+  Algorithm algorithm;
+  Collective collective;
+  size_t count;
+  int nranks, root;
+  bool inPlace, average;
+  std::vector<int> islandOf, indexInIsland;
+
+  explicit PlanKey(const CostQuery& query)
+      : algorithm(query.algorithm), collective(query.request.collective), count(query.request.count),
+        nranks(query.request.nranks), root(query.request.root), inPlace(query.request.inPlace),
+        average(query.request.average), islandOf(query.request.topology->islandOf),
+        indexInIsland(query.request.topology->indexInIsland) {}
+  bool operator==(const PlanKey& o) const {
+    return algorithm == o.algorithm && collective == o.collective && count == o.count && nranks == o.nranks &&
+           root == o.root && inPlace == o.inPlace && average == o.average && islandOf == o.islandOf &&
+           indexInIsland == o.indexInIsland;
+  }
+};
+
+// The tuner asks for every algorithm at several chunk sizes, and tools ask again for the
+// ranking: the last few summaries are kept, per thread (no locking, no sharing), bounded in
+// number and size.  A pure memo: results are the same with or without it.
+class SummaryMemo {
+ public:
+  std::shared_ptr<const PlanSummary> get(const CostQuery& query) {
+    PlanKey key(query);
+    for (auto it = entries_.begin(); it != entries_.end(); ++it)
+      if (it->first == key) {
+        entries_.splice(entries_.begin(), entries_, it);
+        return entries_.front().second;
+      }
+    auto summary = std::make_shared<const PlanSummary>(summarize(query));
+    if (summary->opCount <= kMaxOps) {
+      entries_.emplace_front(std::move(key), summary);
+      size_t ops = 0, kept = 0;
+      for (auto it = entries_.begin(); it != entries_.end(); ++it, ++kept) {
+        ops += it->second->opCount;
+        if (kept == kMaxEntries || ops > kMaxOps) {
+          entries_.erase(it, entries_.end());
+          break;
+        }
+      }
+    }
+    return summary;
+  }
+
+ private:
+  static constexpr size_t kMaxEntries = 8;        // more than the algorithms of one choice
+  static constexpr size_t kMaxOps = size_t{1} << 21;  // ops and runs: about 32 MiB
+  std::list<std::pair<PlanKey, std::shared_ptr<const PlanSummary>>> entries_;
+};
+
 // What one rank's chunk-sized step costs: its duration, and how long it keeps each of the
 // rank's serial resources busy (egress and ingress per link class, the device).
 struct StepCost {
@@ -32,15 +146,21 @@ struct StepCost {
   double busy[5] = {0, 0, 0, 0, 0};  // egress intra, egress inter, ingress intra, ingress inter, device
 };
 
-StepCost stepCost(const std::vector<Op>& ops, int rank, const TopologyView& topology, size_t elementSize,
-                  const CostParameters& parameters) {
+// The cost of ops [begin, end) of one rank cut to chunk 0; *any is false when every op's
+// chunk is empty (the step does not run).
+StepCost stepCost(const OpCost* begin, const OpCost* end, size_t chunkElements, size_t elementSize,
+                  const CostParameters& parameters, bool* any) {
   double sent[2] = {0, 0}, received[2] = {0, 0};
   bool sends[2] = {false, false}, receives[2] = {false, false};
   double reduced = 0, copied = 0;
-  for (const Op& op : ops) {
-    double bytes = static_cast<double>((op.kind == OpKind::Send ? op.src.count : op.dst.count) * elementSize);
-    int linkClass = (op.peer >= 0 && topology.islandOf[op.peer] != topology.islandOf[rank]) ? 1 : 0;
-    switch (op.kind) {
+  *any = false;
+  for (const OpCost* op = begin; op != end; ++op) {
+    const size_t count = std::min(op->count, chunkElements);
+    if (count == 0) continue;
+    *any = true;
+    double bytes = static_cast<double>(count * elementSize);
+    int linkClass = op->crossIsland ? 1 : 0;
+    switch (op->kind) {
       case OpKind::Send: sent[linkClass] += bytes; sends[linkClass] = true; break;
       case OpKind::RecvCopy: received[linkClass] += bytes; receives[linkClass] = true; break;
       case OpKind::RecvReduce: received[linkClass] += bytes; receives[linkClass] = true; reduced += bytes; break;
@@ -65,29 +185,29 @@ StepCost stepCost(const std::vector<Op>& ops, int rank, const TopologyView& topo
 }  // namespace
 
 double predictSeconds(const CostQuery& query, const CostParameters& parameters) {
-  const TopologyView& topology = *query.request.topology;
+  thread_local SummaryMemo memo;
+  const std::shared_ptr<const PlanSummary> summary = memo.get(query);
   const size_t chunkElements = std::max<size_t>(1, query.chunkBytes / query.elementSize);
-  std::vector<RankPlan> plans;
   size_t pipelines = 0;
-  for (int rank : sampledRanks(topology)) {
-    plans.push_back(buildPlan(query.algorithm, query.request, rank));
-    pipelines = std::max(pipelines, pipelineCount(plans.back(), chunkElements));
-  }
+  for (const PlanSummary::Rank& rank : summary->ranks)
+    pipelines = std::max(pipelines, (rank.largestOp + chunkElements - 1) / chunkElements);
   if (pipelines == 0) return parameters.stepOverhead;
   // Costs of the first (full-size) pipeline; later pipelines are the same or smaller.
-  size_t steps = 0;
-  for (const RankPlan& plan : plans) steps = std::max(steps, plan.steps.size());
-  std::vector<double> stepTime(steps, 0.0);
+  std::vector<double> stepTime(summary->steps, 0.0);
   double busiest = 0;  // the most any one resource of any rank is busy per pipeline
-  std::vector<Op> ops;
-  for (const RankPlan& plan : plans) {
+  for (const PlanSummary::Rank& rank : summary->ranks) {
     double busy[5] = {0, 0, 0, 0, 0};
-    for (size_t s = 0; s < plan.steps.size(); ++s) {
-      sliceStep(plan.steps[s], 0, chunkElements, &ops);
-      if (ops.empty()) continue;
-      StepCost cost = stepCost(ops, plan.rank, topology, query.elementSize, parameters);
-      stepTime[s] = std::max(stepTime[s], cost.seconds);
-      for (int r = 0; r < 5; ++r) busy[r] += cost.busy[r];
+    const OpCost* ops = rank.ops.data();
+    for (const PlanSummary::StepRun& run : rank.runs) {
+      bool any = false;
+      StepCost cost =
+          stepCost(ops + run.opsBegin, ops + run.opsEnd, chunkElements, query.elementSize, parameters, &any);
+      if (!any) continue;
+      // Step by step, so that the sums round exactly as without runs.
+      for (size_t s = run.firstStep; s < run.firstStep + run.steps; ++s) {
+        stepTime[s] = std::max(stepTime[s], cost.seconds);
+        for (int r = 0; r < 5; ++r) busy[r] += cost.busy[r];
+      }
     }
     busiest = std::max({busiest, busy[0], busy[1], busy[2], busy[3], busy[4]});
   }

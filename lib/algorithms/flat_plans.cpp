@@ -1,5 +1,7 @@
 #include "algorithms/flat_plans.h"
 
+#include <utility>
+
 namespace hetccl {
 
 namespace {
@@ -53,21 +55,24 @@ RankPlan buildRingAllReduce(const PlanRequest& request, int rank) {
     return plan;
   }
   const int left = modRank(rank - 1, p), right = modRank(rank + 1, p);
+  plan.steps.reserve(2 * static_cast<size_t>(p - 1) + 1);  // reduce-scatter, divide, all-gather
   for (int s = 0; s < p - 1; ++s) {
     const int sendIndex = modRank(rank - s, p), recvIndex = modRank(rank - s - 1, p);
     Step step;
+    step.ops.reserve(2);
     // The first step sends raw input; later steps forward what the previous step reduced.
     addOp(step, Op{OpKind::Send, right, block(s == 0 ? kInputBuffer : kOutputBuffer, n, p, sendIndex), {}});
     addOp(step, Op{OpKind::RecvReduce, left, block(kInputBuffer, n, p, recvIndex),
                    block(kOutputBuffer, n, p, recvIndex)});
-    plan.steps.push_back(step);
+    plan.steps.push_back(std::move(step));
   }
   addDivide(plan, request, block(kOutputBuffer, n, p, modRank(rank + 1, p)));
   for (int s = 0; s < p - 1; ++s) {
     Step step;
+    step.ops.reserve(2);
     addOp(step, Op{OpKind::Send, right, block(kOutputBuffer, n, p, modRank(rank + 1 - s, p)), {}});
     addOp(step, Op{OpKind::RecvCopy, left, {}, block(kOutputBuffer, n, p, modRank(rank - s, p))});
-    plan.steps.push_back(step);
+    plan.steps.push_back(std::move(step));
   }
   return plan;
 }
@@ -91,9 +96,10 @@ RankPlan buildRingReduceScatter(const PlanRequest& request, int rank) {
                              : fixedBlock(kScratchBuffer, c, (s - 1) % 2);
     Region reduceInto = s == p - 2 ? Region{kOutputBuffer, 0, c} : fixedBlock(kScratchBuffer, c, s % 2);
     Step step;
+    step.ops.reserve(2);
     addOp(step, Op{OpKind::Send, right, sendFrom, {}});
     addOp(step, Op{OpKind::RecvReduce, left, fixedBlock(kInputBuffer, c, recvIndex), reduceInto});
-    plan.steps.push_back(step);
+    plan.steps.push_back(std::move(step));
   }
   addDivide(plan, request, Region{kOutputBuffer, 0, c});
   return plan;
@@ -114,9 +120,10 @@ RankPlan buildRingAllGather(const PlanRequest& request, int rank) {
   if (!first.ops.empty()) plan.steps.push_back(first);
   for (int s = 1; s < p - 1; ++s) {
     Step step;
+    step.ops.reserve(2);
     addOp(step, Op{OpKind::Send, right, fixedBlock(kOutputBuffer, c, modRank(rank - s, p)), {}});
     addOp(step, Op{OpKind::RecvCopy, left, {}, fixedBlock(kOutputBuffer, c, modRank(rank - s - 1, p))});
-    plan.steps.push_back(step);
+    plan.steps.push_back(std::move(step));
   }
   return plan;
 }

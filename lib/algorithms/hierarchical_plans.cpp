@@ -1,7 +1,8 @@
 #include "algorithms/hierarchical_plans.h"
 
 #include <algorithm>
-#include <set>
+#include <utility>
+#include <vector>
 
 namespace hetccl {
 
@@ -27,24 +28,51 @@ Region fixedBlock(int buffer, size_t blockSize, int index) {
   return Region{buffer, static_cast<size_t>(index) * blockSize, blockSize};
 }
 
+// The request's islands, or one island of all ranks when it names none.
+const TopologyView& topologyOf(const PlanRequest& request, TopologyView& fallback) {
+  if (request.topology) return *request.topology;
+  fallback = TopologyView::singleIsland(request.nranks);
+  return fallback;
+}
+
 // The buffer [0, n) as the all-reduce sees it: shards per island, segments, atoms.
 class AllReduceLayout {
  public:
   AllReduceLayout(const TopologyView& topology, size_t n) : topology_(topology), n_(n) {
-    std::set<size_t> cuts{0, n};
-    for (int island = 0; island < topology.islandCount(); ++island)
-      for (int k = 0; k < topology.islandSize(island); ++k) cuts.insert(blockBegin(n, topology.islandSize(island), k));
-    boundaries_.assign(cuts.begin(), cuts.end());
+    // Each island's shard starts ascend: merge them rather than sort (plans for thousands
+    // of ranks are built many times over by the cost model).
+    boundaries_ = {0};
+    for (int island = 0; island < topology.islandCount(); ++island) {
+      const size_t middle = boundaries_.size();
+      for (int k = 0; k < topology.islandSize(island); ++k)
+        boundaries_.push_back(blockBegin(n, topology.islandSize(island), k));
+      std::inplace_merge(boundaries_.begin(), boundaries_.begin() + middle, boundaries_.end());
+    }
+    boundaries_.push_back(n);
+    boundaries_.erase(std::unique(boundaries_.begin(), boundaries_.end()), boundaries_.end());
+    // Where each shard's first segment starts, by one walk over the boundaries per island:
+    // every shard start (and n) is a boundary.
+    shardFirstSegment_.resize(topology.islandCount());
+    for (int island = 0; island < topology.islandCount(); ++island) {
+      const int g = topology.islandSize(island);
+      size_t segment = 0;
+      shardFirstSegment_[island].reserve(g + 1);
+      for (int k = 0; k <= g; ++k) {
+        const size_t begin = blockBegin(n, g, k);
+        while (boundaries_[segment] < begin) ++segment;
+        shardFirstSegment_[island].push_back(static_cast<int>(segment));
+      }
+    }
   }
   int islands() const { return topology_.islandCount(); }
-  // Segments inside shard `k` of `island`.
+  // Segments inside shard `k` of `island`, as the index range [first, last).
+  std::pair<int, int> segmentRangeOfShard(int island, int k) const {
+    return {shardFirstSegment_[island][k], shardFirstSegment_[island][k + 1]};
+  }
   std::vector<int> segmentsOfShard(int island, int k) const {
-    size_t begin = blockBegin(n_, topology_.islandSize(island), k);
-    size_t end = begin + blockCount(n_, topology_.islandSize(island), k);
+    auto [first, last] = segmentRangeOfShard(island, k);
     std::vector<int> result;
-    for (size_t i = 0; i + 1 < boundaries_.size(); ++i)
-      if (boundaries_[i] >= begin && boundaries_[i + 1] <= end && boundaries_[i] < boundaries_[i + 1])
-        result.push_back(static_cast<int>(i));
+    for (int i = first; i < last; ++i) result.push_back(i);
     return result;
   }
   // Part t of segment i (each segment is cut into one part per island).
@@ -52,11 +80,12 @@ class AllReduceLayout {
     size_t begin = boundaries_[segment], length = boundaries_[segment + 1] - begin;
     return Region{buffer, begin + blockBegin(length, islands(), part), blockCount(length, islands(), part)};
   }
-  std::vector<Region> atomsOfShard(int buffer, int island, int k) const {
-    std::vector<Region> atoms;
-    for (int segment : segmentsOfShard(island, k))
-      for (int part = 0; part < islands(); ++part) atoms.push_back(atom(buffer, segment, part));
-    return atoms;
+  // Calls visit(region) for each atom of shard `k` of `island`, in buffer order.
+  template <typename Visit>
+  void forEachAtomOfShard(int buffer, int island, int k, Visit visit) const {
+    auto [first, last] = segmentRangeOfShard(island, k);
+    for (int segment = first; segment < last; ++segment)
+      for (int part = 0; part < islands(); ++part) visit(atom(buffer, segment, part));
   }
   // The rank of `island` whose shard holds `segment`.
   int owner(int island, int segment) const {
@@ -74,6 +103,7 @@ class AllReduceLayout {
   const TopologyView& topology_;
   size_t n_;
   std::vector<size_t> boundaries_;
+  std::vector<std::vector<int>> shardFirstSegment_;  // island -> shard k (0..g) -> segment
 };
 
 // Ring reduce-scatter inside the island (member k ends owning shard k in the output).
@@ -85,17 +115,19 @@ void addIslandReduceScatter(RankPlan& plan, const PlanRequest& request, const Al
   Step step;
   if (g == 1) {
     if (!request.inPlace)
-      for (const Region& a : layout.atomsOfShard(kInputBuffer, island, 0))
+      layout.forEachAtomOfShard(kInputBuffer, island, 0, [&](const Region& a) {
         addOp(step, Op{OpKind::Copy, -1, a, Region{kOutputBuffer, a.offset, a.count}});
+      });
     pushIfAny(plan, step);
     return;
   }
   const int right = members[(k + 1) % g], left = members[modRank(k - 1, g)];
   for (int s = 0; s < g - 1; ++s) {
-    for (const Region& a : layout.atomsOfShard(s == 0 ? kInputBuffer : kOutputBuffer, island, modRank(k - 1 - s, g)))
-      addOp(step, Op{OpKind::Send, right, a, {}});
-    for (const Region& a : layout.atomsOfShard(kInputBuffer, island, modRank(k - 2 - s, g)))
+    layout.forEachAtomOfShard(s == 0 ? kInputBuffer : kOutputBuffer, island, modRank(k - 1 - s, g),
+                              [&](const Region& a) { addOp(step, Op{OpKind::Send, right, a, {}}); });
+    layout.forEachAtomOfShard(kInputBuffer, island, modRank(k - 2 - s, g), [&](const Region& a) {
       addOp(step, Op{OpKind::RecvReduce, left, a, Region{kOutputBuffer, a.offset, a.count}});
+    });
     pushIfAny(plan, step);
   }
 }
@@ -107,10 +139,10 @@ void addIslandAllGather(RankPlan& plan, const AllReduceLayout& layout, const Top
   const int right = members[(k + 1) % g], left = members[modRank(k - 1, g)];
   Step step;
   for (int s = 0; s < g - 1; ++s) {
-    for (const Region& a : layout.atomsOfShard(kOutputBuffer, island, modRank(k - s, g)))
-      addOp(step, Op{OpKind::Send, right, a, {}});
-    for (const Region& a : layout.atomsOfShard(kOutputBuffer, island, modRank(k - s - 1, g)))
-      addOp(step, Op{OpKind::RecvCopy, left, {}, a});
+    layout.forEachAtomOfShard(kOutputBuffer, island, modRank(k - s, g),
+                              [&](const Region& a) { addOp(step, Op{OpKind::Send, right, a, {}}); });
+    layout.forEachAtomOfShard(kOutputBuffer, island, modRank(k - s - 1, g),
+                              [&](const Region& a) { addOp(step, Op{OpKind::RecvCopy, left, {}, a}); });
     pushIfAny(plan, step);
   }
 }
@@ -186,16 +218,16 @@ void addCrossIslandAllReduce(RankPlan& plan, const PlanRequest& request, const A
 
 RankPlan buildIslandAllReduce(const PlanRequest& request, int rank, const char* name, CrossIslandMethod method) {
   RankPlan plan = emptyPlan(request, rank, name);
-  TopologyView single = TopologyView::singleIsland(request.nranks);
-  const TopologyView& topology = request.topology ? *request.topology : single;
+  TopologyView fallback;
+  const TopologyView& topology = topologyOf(request, fallback);
   AllReduceLayout layout(topology, request.count);
   addIslandReduceScatter(plan, request, layout, topology, rank);
   if (topology.islandCount() > 1) {
     addCrossIslandAllReduce(plan, request, layout, topology, rank, method);
   } else if (request.average && request.nranks > 1) {
     Step divide;
-    for (const Region& a : layout.atomsOfShard(kOutputBuffer, 0, topology.indexInIsland[rank]))
-      addOp(divide, Op{OpKind::Divide, -1, {}, a});
+    layout.forEachAtomOfShard(kOutputBuffer, 0, topology.indexInIsland[rank],
+                              [&](const Region& a) { addOp(divide, Op{OpKind::Divide, -1, {}, a}); });
     pushIfAny(plan, divide);
   }
   addIslandAllGather(plan, layout, topology, rank);
@@ -210,18 +242,13 @@ int blockKeeper(const TopologyView& topology, int island, int q) {
   return members[topology.indexInIsland[q] % members.size()];
 }
 
-// The blocks (ranks) member k of `island` keeps.
-std::vector<int> keptBlocks(const TopologyView& topology, int island, int member) {
-  std::vector<int> blocks;
+// The blocks (ranks) each member of `island` keeps, ascending, indexed by the member's
+// position in the island.  One pass over the ranks, not one per step.
+std::vector<std::vector<int>> keptBlocksByMember(const TopologyView& topology, int island) {
+  std::vector<std::vector<int>> blocks(topology.members[island].size());
   for (int q = 0; q < topology.nranks; ++q)
-    if (blockKeeper(topology, island, q) == member) blocks.push_back(q);
+    blocks[topology.indexInIsland[blockKeeper(topology, island, q)]].push_back(q);
   return blocks;
-}
-
-const TopologyView& topologyOf(const PlanRequest& request, TopologyView& fallback) {
-  if (request.topology) return *request.topology;
-  fallback = TopologyView::singleIsland(request.nranks);
-  return fallback;
 }
 
 }  // namespace
@@ -242,18 +269,19 @@ RankPlan buildHierarchicalAllGather(const PlanRequest& request, int rank) {
   const int J = topology.islandOf[rank], k = topology.indexInIsland[rank];
   const auto& members = topology.members[J];
   const int g = static_cast<int>(members.size());
+  const std::vector<std::vector<int>> kept = keptBlocksByMember(topology, J);
   Step step;
   if (!request.inPlace) addOp(step, Op{OpKind::Copy, -1, Region{kInputBuffer, 0, c}, fixedBlock(kOutputBuffer, c, rank)});
   for (int island = 0; island < topology.islandCount(); ++island)
     if (island != J) addOp(step, Op{OpKind::Send, blockKeeper(topology, island, rank), Region{kInputBuffer, 0, c}, {}});
-  for (int q : keptBlocks(topology, J, rank))
+  for (int q : kept[k])
     if (q != rank) addOp(step, Op{OpKind::RecvCopy, q, {}, fixedBlock(kOutputBuffer, c, q)});
   pushIfAny(plan, step);
   const int right = members[(k + 1) % g], left = members[modRank(k - 1, g)];
   for (int s = 0; s < g - 1; ++s) {
-    for (int q : keptBlocks(topology, J, members[modRank(k - s, g)]))
+    for (int q : kept[modRank(k - s, g)])
       addOp(step, Op{OpKind::Send, right, fixedBlock(kOutputBuffer, c, q), {}});
-    for (int q : keptBlocks(topology, J, members[modRank(k - s - 1, g)]))
+    for (int q : kept[modRank(k - s - 1, g)])
       addOp(step, Op{OpKind::RecvCopy, left, {}, fixedBlock(kOutputBuffer, c, q)});
     pushIfAny(plan, step);
   }
@@ -269,6 +297,7 @@ RankPlan buildHierarchicalReduceScatter(const PlanRequest& request, int rank) {
   const int J = topology.islandOf[rank], k = topology.indexInIsland[rank];
   const auto& members = topology.members[J];
   const int g = static_cast<int>(members.size());
+  const std::vector<std::vector<int>> kept = keptBlocksByMember(topology, J);
   // Scratch: island partials at the input's offsets, then one receive slot per other island.
   const size_t slotsBase = g > 1 ? c * p : 0;
   plan.scratchCount = slotsBase + c * (N - 1);
@@ -276,15 +305,15 @@ RankPlan buildHierarchicalReduceScatter(const PlanRequest& request, int rank) {
   Step step;
   const int right = members[(k + 1) % g], left = members[modRank(k - 1, g)];
   for (int s = 0; s < g - 1; ++s) {
-    for (int q : keptBlocks(topology, J, members[modRank(k - 1 - s, g)]))
+    for (int q : kept[modRank(k - 1 - s, g)])
       addOp(step, Op{OpKind::Send, right, fixedBlock(s == 0 ? kInputBuffer : kScratchBuffer, c, q), {}});
-    for (int q : keptBlocks(topology, J, members[modRank(k - 2 - s, g)]))
+    for (int q : kept[modRank(k - 2 - s, g)])
       addOp(step, Op{OpKind::RecvReduce, left, fixedBlock(kInputBuffer, c, q), fixedBlock(kScratchBuffer, c, q)});
     pushIfAny(plan, step);
   }
   // Island partials of other islands' blocks go to their ranks; this rank's own block
   // gathers the partials of every other island into its slots.
-  for (int q : keptBlocks(topology, J, rank))
+  for (int q : kept[k])
     if (topology.islandOf[q] != J) addOp(step, Op{OpKind::Send, q, fixedBlock(partialBuffer, c, q), {}});
   auto slot = [&](int island) {
     int index = island < J ? island : island - 1;

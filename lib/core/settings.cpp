@@ -82,6 +82,7 @@ Status loadSettings(const hetcclConfig_t* config, Settings* settings) {
   if (const char* algorithm = std::getenv("HETCCL_ALGO"); algorithm && *algorithm) {
     s.algorithm = algorithm;
     for (char& c : s.algorithm) c = static_cast<char>(tolower(static_cast<unsigned char>(c)));
+    s.algorithmSource = "HETCCL_ALGO";
     HETCCL_TRY(checkAlgorithm(s.algorithm, "HETCCL_ALGO"));
   }
   if (config) {
@@ -100,6 +101,8 @@ Status loadSettings(const hetcclConfig_t* config, Settings* settings) {
     }
     if (config->algorithm) {
       s.algorithm = config->algorithm;
+      for (char& c : s.algorithm) c = static_cast<char>(tolower(static_cast<unsigned char>(c)));
+      s.algorithmSource = "config.algorithm";
       HETCCL_TRY(checkAlgorithm(s.algorithm, "config.algorithm"));
     }
   }

@@ -18,6 +18,7 @@ struct Settings {
   bool chunkBytesSet = false;  // set by the user: the tuner keeps it instead of choosing
   int pipelineDepth = 4;
   std::string algorithm = "auto";
+  std::string algorithmSource = "default";  // "HETCCL_ALGO" or "config.algorithm", for messages
   // Host staging of transfers: "auto" (when the device's memory is not the host's and MPI is
   // not GPU-aware), "force" (always, also on host devices: tests use it), "off".
   std::string staging = "auto";

@@ -17,11 +17,12 @@ Status Tuner::validate() const {
   if (settings_.algorithm == "auto") return Status::ok();
   Algorithm forced;
   if (!parseAlgorithm(settings_.algorithm, &forced))
-    return HETCCL_STATUS(Code::InvalidArgument, "HETCCL_ALGO=%s: unknown algorithm", settings_.algorithm.c_str());
+    return HETCCL_STATUS(Code::InvalidArgument, "%s=%s: unknown algorithm", settings_.algorithmSource.c_str(),
+                         settings_.algorithm.c_str());
   std::string reason;
   if (!algorithmApplies(forced, Collective::AllReduce, topology_, &reason))
-    return HETCCL_STATUS(Code::InvalidArgument, "HETCCL_ALGO=%s cannot run here: %s", settings_.algorithm.c_str(),
-                         reason.c_str());
+    return HETCCL_STATUS(Code::InvalidArgument, "%s=%s cannot run here: %s", settings_.algorithmSource.c_str(),
+                         settings_.algorithm.c_str(), reason.c_str());
   return Status::ok();
 }
 

@@ -31,6 +31,7 @@ TEST(PerfOptions, DefaultsFollowNcclTests) {
   EXPECT_EQ(o.root, 0);
   EXPECT_TRUE(o.jsonPath.empty());
   EXPECT_FALSE(o.mpiBaseline);
+  EXPECT_TRUE(o.algorithms.empty());  // the library's own choice
 }
 
 TEST(PerfOptions, EveryFlag) {
@@ -115,6 +116,14 @@ TEST(PerfOptions, Errors) {
       {"allreduce", "--baseline", "nccl"},
       {"allreduce", "--help=1"},
       {"allreduce", "-n", "5x"},
+      {"allreduce", "--algo", "tree"},           // unknown algorithm
+      {"allreduce", "--algo", "ring,,hier"},     // empty entry
+      {"allreduce", "--algo", "ring,"},
+      {"allreduce", "--algo", ""},
+      {"allreduce", "--algo", "ring,hier,ring"},  // listed twice
+      {"allreduce", "--algo", "RING"},           // names are lowercase, as the library's
+      {"allreduce", "--algo"},                   // missing value
+      {"allreduce", "-A", "ring"},               // hetccl's own flags have no short form
   };
   for (const auto& args : bad) {
     ParseResult r = parse(args);
@@ -123,6 +132,34 @@ TEST(PerfOptions, Errors) {
     EXPECT_EQ(r.outcome, ParseOutcome::Error) << joined;
     EXPECT_FALSE(r.error.empty()) << joined;
   }
+}
+
+TEST(PerfOptions, AlgoSingleAndList) {
+  ParseResult r = parse({"allreduce", "--algo", "torus"});
+  ASSERT_EQ(r.outcome, ParseOutcome::Run) << r.error;
+  EXPECT_EQ(r.options.algorithms, std::vector<std::string>{"torus"});
+
+  r = parse({"--algo=ring,hier,torus,auto", "allreduce"});
+  ASSERT_EQ(r.outcome, ParseOutcome::Run) << r.error;
+  EXPECT_EQ(r.options.algorithms,
+            (std::vector<std::string>{"ring", "hier", "torus", "auto"}));  // order kept
+
+  for (const std::string& name : knownAlgorithms()) {
+    r = parse({"allreduce", "--algo", name.c_str()});
+    EXPECT_EQ(r.outcome, ParseOutcome::Run) << name << ": " << r.error;
+  }
+  EXPECT_NE(usageText("hetccl-perf").find("--algo LIST"), std::string::npos);
+}
+
+TEST(PerfOptions, AlgoErrorsSayWhy) {
+  std::vector<std::string> names;
+  std::string error;
+  EXPECT_FALSE(parseAlgorithmList("ring,tree", &names, &error));
+  EXPECT_NE(error.find("unknown algorithm 'tree'"), std::string::npos) << error;
+  EXPECT_NE(error.find("hier"), std::string::npos) << error;  // lists what would work
+  EXPECT_FALSE(parseAlgorithmList("auto,auto", &names, &error));
+  EXPECT_NE(error.find("listed twice"), std::string::npos) << error;
+  EXPECT_TRUE(names.empty());  // untouched on failure
 }
 
 TEST(PerfOptions, ByteSizes) {

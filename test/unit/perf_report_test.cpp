@@ -20,6 +20,13 @@ ReportSettings settingsFor(Collective c, bool baseline) {
   return s;
 }
 
+PerfOptions tableOptions(bool baseline, std::vector<std::string> algorithms = {}) {
+  PerfOptions o;
+  o.mpiBaseline = baseline;
+  o.algorithms = std::move(algorithms);
+  return o;
+}
+
 ResultRow sampleRow() {
   ResultRow r;
   r.collective = Collective::AllReduce;
@@ -33,6 +40,7 @@ ResultRow sampleRow() {
   r.baseline.measured = true;
   r.baseline.timeUs = 2000.0;
   r.baseline.busbw = makeMeasurement(2000.0, r.bytes, 1.5, -1).busbw;
+  r.algorithm = "hier";
   return r;
 }
 
@@ -47,7 +55,7 @@ TEST(PerfReport, HeaderHasNcclTestsColumns) {
   std::string h = formatHeader(settingsFor(Collective::AllReduce, false));
   EXPECT_EQ(h.rfind("# hetccl-perf: allreduce, nranks 4, hetccl 0.1.0\n", 0), 0u);
   EXPECT_NE(h.find("\n#       size         count      type   redop    root     time   algbw"
-                   "   busbw #wrong     time   algbw   busbw #wrong\n"),
+                   "   busbw #wrong     time   algbw   busbw #wrong    algo\n"),
             std::string::npos)
       << h;
   EXPECT_NE(h.find("out-of-place"), std::string::npos);
@@ -61,21 +69,21 @@ TEST(PerfReport, HeaderHasNcclTestsColumns) {
 
 TEST(PerfReport, BaselineColumns) {
   std::string h = formatHeader(settingsFor(Collective::AllReduce, true));
-  EXPECT_NE(h.find("#wrong     time   busbw   vsMPI\n"), std::string::npos) << h;
+  EXPECT_NE(h.find("#wrong    algo     time   busbw   vsMPI\n"), std::string::npos) << h;
   EXPECT_NE(h.find("MPI_SUM"), std::string::npos);
-  std::string line = formatRow(sampleRow(), true);
+  std::string line = formatRow(sampleRow(), tableOptions(true));
   EXPECT_NE(line.find("   2.00\n"), std::string::npos) << line;  // ratio 2x
 }
 
 TEST(PerfReport, RowLinesUpWithHeader) {
   const ResultRow row = sampleRow();
-  std::string line = formatRow(row, false);
+  std::string line = formatRow(row, tableOptions(false));
   std::string h = formatHeader(settingsFor(Collective::AllReduce, false));
   size_t start = h.find("#       size");
   std::string names = h.substr(start, h.find('\n', start) - start);
   EXPECT_EQ(line.size() - 1, names.size()) << line << names;
   EXPECT_EQ(line.substr(0, 52), "     1048576        262144     float     sum    none");
-  EXPECT_NE(line.find("  1000.0    1.05    1.57      0    500.0    2.10    3.15      3\n"),
+  EXPECT_NE(line.find("  1000.0    1.05    1.57      0    500.0    2.10    3.15      3    hier\n"),
             std::string::npos)
       << line;
 }
@@ -86,7 +94,7 @@ TEST(PerfReport, NotCheckedShowsNA) {
   row.hasOp = false;
   row.hasRoot = true;
   row.root = 2;
-  std::string line = formatRow(row, false);
+  std::string line = formatRow(row, tableOptions(false));
   EXPECT_NE(line.find("    none       2"), std::string::npos) << line;
   EXPECT_NE(line.find("    N/A"), std::string::npos) << line;
 }
@@ -135,6 +143,64 @@ TEST(PerfReport, Json) {
   }
   EXPECT_EQ(braces, 0);
   EXPECT_EQ(brackets, 0);
+}
+
+// With --algo, each row also names the entry it ran under, so "auto" and what auto chose
+// can be read side by side; the columns line up with the header like nccl-tests' own.
+TEST(PerfReport, AlgorithmColumnsWithAlgoList) {
+  ReportSettings s = settingsFor(Collective::AllReduce, true);
+  s.options.algorithms = {"ring", "auto"};
+  std::string h = formatHeader(s);
+  EXPECT_NE(h.find("#wrong  request    algo     time   busbw   vsMPI\n"), std::string::npos) << h;
+  EXPECT_NE(h.find("one communicator each: ring auto\n"), std::string::npos) << h;
+  ResultRow row = sampleRow();
+  row.requestedAlgorithm = "auto";
+  row.algorithm = "torus";
+  std::string line = formatRow(row, s.options);
+  EXPECT_NE(line.find("      3     auto   torus   2000.0"), std::string::npos) << line;
+  size_t start = h.find("#       size");
+  std::string names = h.substr(start, h.find('\n', start) - start);
+  EXPECT_EQ(line.size() - 1, names.size()) << line << names;
+  // Unknown algorithm (a library that cannot say) is a dash, never an empty column.
+  row.algorithm.clear();
+  EXPECT_NE(formatRow(row, s.options).find("     auto       -"), std::string::npos);
+}
+
+TEST(PerfReport, FooterAveragesPerAlgorithm) {
+  ResultRow ring = sampleRow();
+  ring.requestedAlgorithm = "ring";
+  ResultRow hier = sampleRow();
+  hier.requestedAlgorithm = "hier";
+  hier.outOfPlace = makeMeasurement(500.0, hier.bytes, 1.5, 0);  // twice as fast out of place
+  Footer f = summarize({ring, hier, ring, hier});
+  ASSERT_EQ(f.byAlgorithm.size(), 2u);
+  EXPECT_EQ(f.byAlgorithm[0].requestedAlgorithm, "ring");  // in the order first seen
+  EXPECT_DOUBLE_EQ(f.byAlgorithm[0].avgBusBandwidth, (1.572864 + 3.145728) / 2);
+  EXPECT_EQ(f.byAlgorithm[1].requestedAlgorithm, "hier");
+  EXPECT_DOUBLE_EQ(f.byAlgorithm[1].avgBusBandwidth, 3.145728);
+  std::string text = formatFooter(f);
+  EXPECT_NE(text.find("#  avg busbw by --algo : ring 2.3593"), std::string::npos) << text;
+  // Scripts take "# Avg bus bandwidth" as one line; the per-algorithm line must not match it.
+  EXPECT_EQ(text.find("# Avg bus bandwidth"), text.rfind("# Avg bus bandwidth"));
+  EXPECT_TRUE(summarize({sampleRow()}).byAlgorithm.empty());
+}
+
+TEST(PerfReport, JsonNamesAlgorithms) {
+  ReportSettings s = settingsFor(Collective::AllReduce, false);
+  ResultRow row = sampleRow();
+  std::string plain = formatJson(s, {row}, summarize({row}));
+  EXPECT_NE(plain.find("\"algorithms\": null"), std::string::npos) << plain;
+  EXPECT_NE(plain.find("\"algorithm\": \"hier\", \"requested_algorithm\": null"),
+            std::string::npos)
+      << plain;
+  EXPECT_EQ(plain.find("avg_bus_bandwidth_by_algorithm"), std::string::npos);
+
+  s.options.algorithms = {"hier", "auto"};
+  row.requestedAlgorithm = "auto";
+  std::string j = formatJson(s, {row}, summarize({row}));
+  EXPECT_NE(j.find("\"algorithms\": [\"hier\", \"auto\"]"), std::string::npos) << j;
+  EXPECT_NE(j.find("\"requested_algorithm\": \"auto\""), std::string::npos) << j;
+  EXPECT_NE(j.find("\"avg_bus_bandwidth_by_algorithm\": {\"auto\": "), std::string::npos) << j;
 }
 
 }  // namespace

@@ -1,0 +1,101 @@
+// hetccl-info: what hetccl sees of a job and what it will do with it.  Creates a
+// communicator over MPI_COMM_WORLD (so it runs exactly the discovery a real job runs: hwloc,
+// the descriptor exchange, islands, emulation, link parameters, settings) and prints on rank
+// 0 every rank's placement, the islands, the transport per link class, the build and the
+// effective settings; with --json the same as one JSON document.
+// Exit status: 0 printed, 1 the communicator could not be created (a bad HETCCL_* setting,
+// such as HETCCL_ALGO=torus on unequal islands; the message says why), 2 bad command line.
+#include <mpi.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include <hetccl/hetccl.h>
+
+#include "core/communicator.h"
+#include "info/build_features.h"
+#include "info/info_format.h"
+#include "info/info_report.h"
+
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailed = 1;
+constexpr int kExitUsage = 2;
+
+const char* kUsage =
+    "usage: hetccl-info [--json]\n"
+    "  Run under mpirun like the job it describes (same ranks, same HETCCL_* environment).\n"
+    "  --json      print one JSON document instead of text\n"
+    "  -h, --help  this text\n";
+
+enum class Output { Text, Json, Help, BadArgument };
+
+Output parseArguments(int argc, char** argv, std::string* bad) {
+  Output output = Output::Text;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--json") == 0) {
+      output = Output::Json;
+    } else if (std::strcmp(argv[i], "-h") == 0 || std::strcmp(argv[i], "--help") == 0) {
+      return Output::Help;
+    } else {
+      *bad = argv[i];
+      return Output::BadArgument;
+    }
+  }
+  return output;
+}
+
+// Ranks normally fail together (they share the settings and the topology); agreeing anyway
+// keeps a rank that succeeded from waiting in a collective its failed peers never join.
+// The lowest failing rank says why.  True when every rank has a communicator.
+bool createCommunicator(int rank, int nranks, hetcclComm_t* comm) {
+  const hetcclResult_t result = hetcclCommInitMPI(comm, MPI_COMM_WORLD, nullptr);
+  int candidate = result == hetcclSuccess ? nranks : rank;
+  int lowestFailing = nranks;
+  MPI_Allreduce(&candidate, &lowestFailing, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (lowestFailing == nranks) return true;
+  if (rank == lowestFailing)
+    std::fprintf(stderr, "hetccl-info: rank %d: cannot create a communicator: %s: %s\n", rank,
+                 hetcclGetErrorString(result), hetcclGetLastError(nullptr));
+  if (*comm != nullptr) (void)hetcclCommAbort(*comm);
+  *comm = nullptr;
+  return false;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, nranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+
+  std::string bad;
+  const Output output = parseArguments(argc, argv, &bad);
+  int status = kExitOk;
+  hetcclComm_t comm = nullptr;
+  if (output == Output::Help) {
+    if (rank == 0) std::fputs(kUsage, stdout);
+  } else if (output == Output::BadArgument) {
+    if (rank == 0) std::fprintf(stderr, "hetccl-info: unknown argument '%s'\n%s", bad.c_str(), kUsage);
+    status = kExitUsage;
+  } else if (!createCommunicator(rank, nranks, &comm)) {
+    status = kExitFailed;
+  } else {
+    // Every rank's description is already in each communicator's topology: rank 0 alone
+    // reports, with no further communication.
+    if (rank == 0) {
+      const hetccl_info::InfoReport report =
+          hetccl_info::collectInfo(*comm, hetccl_info::detectBuildFeatures());
+      const std::string text =
+          output == Output::Json ? hetccl_info::formatJson(report) : hetccl_info::formatText(report);
+      std::fputs(text.c_str(), stdout);
+      std::fflush(stdout);
+    }
+    if (hetcclCommDestroy(comm) != hetcclSuccess) status = kExitFailed;
+  }
+  MPI_Finalize();
+  return status;
+}

@@ -1,0 +1,250 @@
+#include "sim/cluster_description.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <sstream>
+
+namespace hetccl_sim {
+
+namespace {
+
+struct Unit {
+  const char* name;
+  double factor;
+};
+constexpr Unit kBandwidthUnits[] = {{"B/s", 1},      {"KB/s", 1e3},    {"MB/s", 1e6},    {"GB/s", 1e9},
+                                    {"TB/s", 1e12},  {"Kb/s", 125},    {"Mb/s", 125e3},  {"Gb/s", 125e6},
+                                    {"Tb/s", 125e9}};
+constexpr Unit kDurationUnits[] = {{"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}};
+
+// A finite number >= 0 followed by one of `units`.
+template <size_t N>
+bool parseQuantity(const std::string& text, const Unit (&units)[N], double* value) {
+  char* end = nullptr;
+  errno = 0;
+  double number = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || errno != 0 || !std::isfinite(number) || number < 0) return false;
+  for (const Unit& unit : units)
+    if (std::string(end) == unit.name) {
+      *value = number * unit.factor;
+      return true;
+    }
+  return false;
+}
+
+bool parseBandwidth(const std::string& text, double* bytesPerSecond) {
+  return parseQuantity(text, kBandwidthUnits, bytesPerSecond) && *bytesPerSecond > 0;
+}
+
+bool parseDuration(const std::string& text, double* seconds) { return parseQuantity(text, kDurationUnits, seconds); }
+
+// "BANDWIDTH:LATENCY" as a LinkCost.
+bool parseLink(const std::string& text, hetccl::LinkCost* link) {
+  size_t colon = text.find(':');
+  double bandwidth = 0, latency = 0;
+  if (colon == std::string::npos || !parseBandwidth(text.substr(0, colon), &bandwidth) ||
+      !parseDuration(text.substr(colon + 1), &latency))
+    return false;
+  *link = hetccl::LinkCost{latency, 1.0 / bandwidth};
+  return true;
+}
+
+bool parseCount(const std::string& text, long* value) {
+  char* end = nullptr;
+  errno = 0;
+  long number = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno != 0 || number < 1 || number > kMaxSimulatedRanks) return false;
+  *value = number;
+  return true;
+}
+
+// Parses one statement; every failure sets `*why` and returns false.
+class StatementParser {
+ public:
+  StatementParser(ClusterDescription* cluster, std::string* why) : cluster_(cluster), why_(why) {}
+
+  bool parse(const std::vector<std::string>& words, int line) {
+    const std::string& keyword = words[0];
+    if (keyword == "island") return island(words, line);
+    if (keyword == "link") return link(words, line);
+    if (keyword == "reduce") return single(words, line, [&](const std::string& v) {
+      return parseBandwidth(v, &cluster_->reduceBytesPerSecond) || fail("bad bandwidth '" + v + "' (e.g. 500GB/s)");
+    });
+    if (keyword == "copy") return single(words, line, [&](const std::string& v) {
+      return parseBandwidth(v, &cluster_->copyBytesPerSecond) || fail("bad bandwidth '" + v + "' (e.g. 1000GB/s)");
+    });
+    if (keyword == "step_overhead") return single(words, line, [&](const std::string& v) {
+      return parseDuration(v, &cluster_->stepOverheadSeconds) || fail("bad duration '" + v + "' (e.g. 5us)");
+    });
+    if (keyword == "layout") return single(words, line, [&](const std::string& v) {
+      if (v == "contiguous") cluster_->layout = RankLayout::Contiguous;
+      else if (v == "interleaved") cluster_->layout = RankLayout::Interleaved;
+      else return fail("unknown layout '" + v + "' (contiguous or interleaved)");
+      return true;
+    });
+    return fail("unknown statement '" + keyword + "' (island, link, reduce, copy, step_overhead, layout)");
+  }
+
+ private:
+  bool fail(const std::string& message) {
+    *why_ = message;
+    return false;
+  }
+
+  // Settings given at most once, so that a stray duplicate is not silently overridden.
+  bool firstTime(const std::string& setting, int line) {
+    auto [it, inserted] = seen_.emplace(setting, line);
+    return inserted || fail("'" + setting + "' already given on line " + std::to_string(it->second));
+  }
+
+  template <typename Apply>
+  bool single(const std::vector<std::string>& words, int line, Apply apply) {
+    if (words.size() != 2) return fail("'" + words[0] + "' takes exactly one value");
+    return firstTime(words[0], line) && apply(words[1]);
+  }
+
+  bool link(const std::vector<std::string>& words, int line) {
+    if (words.size() != 3) return fail("expected 'link inter BANDWIDTH:LATENCY'");
+    if (words[1] != "inter")
+      return fail("unknown link class '" + words[1] + "' (only 'inter'; intra links belong to islands)");
+    if (!firstTime("link inter", line)) return false;
+    if (!parseLink(words[2], &cluster_->network))
+      return fail("bad link '" + words[2] + "' (expected BANDWIDTH:LATENCY, e.g. 25GB/s:5us)");
+    cluster_->networkSet = true;
+    return true;
+  }
+
+  bool island(const std::vector<std::string>& words, int line) {
+    if (words.size() < 2 || words[1].find('=') != std::string::npos) return fail("island needs a name");
+    IslandDescription island;
+    island.name = words[1];
+    island.line = line;
+    for (const IslandDescription& other : cluster_->islands)
+      if (other.name == island.name)
+        return fail("island '" + island.name + "' already declared on line " + std::to_string(other.line));
+    std::map<std::string, std::string> values;
+    for (size_t i = 2; i < words.size(); ++i) {
+      size_t equals = words[i].find('=');
+      if (equals == std::string::npos) return fail("expected key=value, got '" + words[i] + "'");
+      std::string key = words[i].substr(0, equals);
+      if (key != "nodes" && key != "ranks_per_node" && key != "intra")
+        return fail("unknown island key '" + key + "' (nodes, ranks_per_node, intra)");
+      if (!values.emplace(key, words[i].substr(equals + 1)).second) return fail("island key '" + key + "' given twice");
+    }
+    for (const char* key : {"nodes", "ranks_per_node", "intra"})
+      if (!values.count(key)) return fail("island '" + island.name + "' lacks " + key + "=");
+    long nodes = 0, ranksPerNode = 0;
+    if (!parseCount(values["nodes"], &nodes)) return fail("bad nodes='" + values["nodes"] + "' (a positive integer)");
+    if (!parseCount(values["ranks_per_node"], &ranksPerNode))
+      return fail("bad ranks_per_node='" + values["ranks_per_node"] + "' (a positive integer)");
+    if (!parseLink(values["intra"], &island.intraNode))
+      return fail("bad intra='" + values["intra"] + "' (expected BANDWIDTH:LATENCY, e.g. 150GB/s:2us)");
+    if (nodes * ranksPerNode + cluster_->rankCount() > kMaxSimulatedRanks)
+      return fail("more than " + std::to_string(kMaxSimulatedRanks) + " ranks in all");
+    island.nodes = static_cast<int>(nodes);
+    island.ranksPerNode = static_cast<int>(ranksPerNode);
+    cluster_->islands.push_back(island);
+    return true;
+  }
+
+  ClusterDescription* cluster_;
+  std::string* why_;
+  std::map<std::string, int> seen_;  // setting -> line
+};
+
+// The larger latency and the smaller bandwidth of two links.
+hetccl::LinkCost slower(const hetccl::LinkCost& a, const hetccl::LinkCost& b) {
+  return hetccl::LinkCost{std::max(a.alpha, b.alpha), std::max(a.beta, b.beta)};
+}
+
+}  // namespace
+
+int ClusterDescription::rankCount() const {
+  int total = 0;
+  for (const IslandDescription& island : islands) total += island.nodes * island.ranksPerNode;
+  return total;
+}
+
+std::string DescriptionError::describe() const {
+  return line > 0 ? "line " + std::to_string(line) + ": " + message : message;
+}
+
+bool parseClusterDescription(std::istream& input, ClusterDescription* cluster, DescriptionError* error) {
+  ClusterDescription result;
+  std::string why;
+  StatementParser parser(&result, &why);
+  std::string text;
+  int line = 0;
+  while (std::getline(input, text)) {
+    ++line;
+    std::istringstream words(text.substr(0, text.find('#')));
+    std::vector<std::string> tokens;
+    for (std::string word; words >> word;) tokens.push_back(word);
+    if (tokens.empty()) continue;
+    if (!parser.parse(tokens, line)) {
+      *error = DescriptionError{line, why};
+      return false;
+    }
+  }
+  if (result.islands.empty()) {
+    *error = DescriptionError{
+        0, "no island declared (e.g. 'island nvidia nodes=2 ranks_per_node=4 intra=150GB/s:2us')"};
+    return false;
+  }
+  for (const IslandDescription& island : result.islands)
+    if (!result.networkSet && (result.islands.size() > 1 || island.nodes > 1)) {
+      *error = DescriptionError{0, "no 'link inter BANDWIDTH:LATENCY', needed when there are several islands or an "
+                                   "island spans nodes (island '" + island.name + "', line " +
+                                   std::to_string(island.line) + ")"};
+      return false;
+    }
+  *cluster = result;
+  return true;
+}
+
+hetccl::TopologyView topologyOf(const ClusterDescription& cluster) {
+  std::vector<int> islandOfRank;
+  islandOfRank.reserve(cluster.rankCount());
+  auto addNode = [&](int island) {
+    islandOfRank.insert(islandOfRank.end(), cluster.islands[island].ranksPerNode, island);
+  };
+  const int islands = static_cast<int>(cluster.islands.size());
+  if (cluster.layout == RankLayout::Contiguous) {
+    for (int island = 0; island < islands; ++island)
+      for (int node = 0; node < cluster.islands[island].nodes; ++node) addNode(island);
+  } else {
+    int mostNodes = 0;
+    for (const IslandDescription& island : cluster.islands) mostNodes = std::max(mostNodes, island.nodes);
+    for (int node = 0; node < mostNodes; ++node)
+      for (int island = 0; island < islands; ++island)
+        if (node < cluster.islands[island].nodes) addNode(island);
+  }
+  return hetccl::TopologyView::fromIslandIds(islandOfRank);
+}
+
+hetccl::CostParameters costParametersOf(const ClusterDescription& cluster) {
+  hetccl::CostParameters costs;
+  costs.intraIsland = cluster.islands.front().intraNode;
+  for (const IslandDescription& island : cluster.islands) {
+    costs.intraIsland = slower(costs.intraIsland, island.intraNode);
+    if (island.nodes > 1) costs.intraIsland = slower(costs.intraIsland, cluster.network);
+  }
+  // A single one-node island never crosses the network; keep the library default there.
+  if (cluster.networkSet) costs.interIsland = cluster.network;
+  costs.gamma = 1.0 / cluster.reduceBytesPerSecond;
+  costs.copyBeta = 1.0 / cluster.copyBytesPerSecond;
+  costs.stepOverhead = cluster.stepOverheadSeconds;
+  return costs;
+}
+
+std::string describeLink(const hetccl::LinkCost& link) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.4g GB/s %.3g us", 1.0 / link.beta / 1e9, link.alpha * 1e6);
+  return text;
+}
+
+}  // namespace hetccl_sim

@@ -1,0 +1,84 @@
+// The cluster description hetccl-sim reads: islands of ranks and the links between them,
+// turned into the TopologyView and CostParameters the library's tuner works with.
+//
+// Format: one statement per line; `#` starts a comment; blank lines are ignored; keywords and
+// keys are lower case.
+//
+//   island NAME nodes=N ranks_per_node=R intra=BANDWIDTH:LATENCY
+//       A vendor-homogeneous group of N nodes with R ranks (GPUs) each.  `intra` is the link
+//       between ranks of one node of the island (NVLink, Infinity Fabric, PCIe).  At least one
+//       island; names are unique.
+//   link inter BANDWIDTH:LATENCY
+//       The network between nodes, per rank (one NIC per GPU): used across islands and between
+//       nodes of one island.  Required when there are several islands or an island spans nodes.
+//   reduce BANDWIDTH        bytes reduced per second by a rank (gamma = 1 / this)
+//   copy BANDWIDTH          bytes copied locally per second
+//   step_overhead DURATION  the executor's fixed cost per pipeline step
+//   layout contiguous|interleaved
+//       How ranks are numbered: island after island, node after node (contiguous, the
+//       default), or the islands' nodes dealt in turn (island A's node 0, island B's node 0,
+//       A's node 1, ...; an island that runs out of nodes drops out).  Within a node, ranks
+//       are consecutive.
+//
+// BANDWIDTH is a number with B/s KB/s MB/s GB/s TB/s (bytes, decimal) or Kb/s Mb/s Gb/s
+// Tb/s (bits); DURATION and LATENCY a number with s ms us ns.  `reduce`, `copy` and
+// `step_overhead` default to the library's CostParameters defaults.
+//
+// Simplification: the cost model has one link class for every pair of ranks inside an
+// island and one across islands.  The intra-island class is therefore the slowest link that
+// any island uses inside itself: its `intra` link, and the network too when it spans nodes
+// (slowest = the larger latency and the smaller bandwidth, taken separately).
+#pragma once
+
+#include <istream>
+#include <string>
+#include <vector>
+
+#include "algorithms/cost_model.h"
+#include "algorithms/topology_view.h"
+
+namespace hetccl_sim {
+
+struct IslandDescription {
+  std::string name;
+  int nodes = 0;
+  int ranksPerNode = 0;
+  hetccl::LinkCost intraNode;
+  int line = 0;  // where it was declared, for messages
+};
+
+enum class RankLayout { Contiguous, Interleaved };
+
+struct ClusterDescription {
+  std::vector<IslandDescription> islands;
+  bool networkSet = false;
+  hetccl::LinkCost network;
+  double reduceBytesPerSecond = 1.0 / hetccl::CostParameters{}.gamma;
+  double copyBytesPerSecond = 1.0 / hetccl::CostParameters{}.copyBeta;
+  double stepOverheadSeconds = hetccl::CostParameters{}.stepOverhead;
+  RankLayout layout = RankLayout::Contiguous;
+
+  int rankCount() const;
+};
+
+// Where and why a description is wrong.  line is 1-based; 0 for the file as a whole.
+struct DescriptionError {
+  int line = 0;
+  std::string message;
+  std::string describe() const;  // "line 3: ..." or the message alone
+};
+
+// The largest job a description may describe (keeps rank arithmetic far from int overflow).
+constexpr int kMaxSimulatedRanks = 1 << 20;
+
+bool parseClusterDescription(std::istream& input, ClusterDescription* cluster, DescriptionError* error);
+
+// Ranks numbered by the layout; island indices in declaration order.
+hetccl::TopologyView topologyOf(const ClusterDescription& cluster);
+// See "Simplification" above.
+hetccl::CostParameters costParametersOf(const ClusterDescription& cluster);
+
+// "150 GB/s 2 us" and the like, for the report's header.
+std::string describeLink(const hetccl::LinkCost& link);
+
+}  // namespace hetccl_sim

@@ -1,0 +1,72 @@
+// hetccl-sim: a cluster description in; the cost model's predicted time and bus bandwidth of
+// every algorithm, and the tuner's pick, per size out.  No MPI, no GPU: it answers "what if
+// 512 H100 + 256 MI300X" on a laptop.
+#include <fstream>
+#include <iostream>
+
+#include "sim/cluster_description.h"
+#include "sim/report.h"
+#include "sim/sim_options.h"
+#include "sim/sweep.h"
+
+namespace {
+
+constexpr int kBadInput = 2;
+
+int run(int argc, const char* const* argv) {
+  using namespace hetccl_sim;
+  SimOptions options;
+  std::string error;
+  if (!parseSimOptions(argc, argv, &options, &error)) {
+    std::cerr << "hetccl-sim: " << error << "\n" << simUsage(argv[0]);
+    return kBadInput;
+  }
+  if (options.help) {
+    std::cout << simUsage(argv[0]);
+    return 0;
+  }
+  std::ifstream file(options.clusterPath);
+  if (!file) {
+    std::cerr << "hetccl-sim: cannot open " << options.clusterPath << "\n";
+    return kBadInput;
+  }
+  ClusterDescription cluster;
+  DescriptionError descriptionError;
+  if (!parseClusterDescription(file, &cluster, &descriptionError)) {
+    std::cerr << options.clusterPath << ": " << descriptionError.describe() << "\n";
+    return kBadInput;
+  }
+  // The library's own settings (HETCCL_ALGO, ...), then the command line's overrides.
+  hetccl::Settings settings;
+  if (hetccl::Status status = hetccl::loadSettings(nullptr, &settings); !status.isOk()) {
+    std::cerr << "hetccl-sim: " << status.message() << "\n";
+    return kBadInput;
+  }
+  if (options.chunkBytes > 0) {
+    settings.chunkBytes = options.chunkBytes;
+    settings.chunkBytesSet = true;
+  }
+  if (options.pipelineDepth > 0) settings.pipelineDepth = options.pipelineDepth;
+
+  ReportContext context;
+  const hetccl::TopologyView topology = topologyOf(cluster);
+  context.options = &options;
+  context.cluster = &cluster;
+  context.topology = &topology;
+  context.costs = costParametersOf(cluster);
+  context.settings = settings;
+  // A forced algorithm the islands cannot run fails communicator creation in the library.
+  if (hetccl::Status status = hetccl::Tuner(topology, context.costs, settings).validate(); !status.isOk()) {
+    std::cerr << "hetccl-sim: " << status.message() << "\n";
+    return kBadInput;
+  }
+  std::vector<SizePrediction> rows =
+      predictSweep(topology, context.costs, settings, options.collective, options.elementSize, sizeSweep(options));
+  if (options.json) printJson(std::cout, context, rows);
+  else printTable(std::cout, context, rows);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return run(argc, argv); }

@@ -1,0 +1,26 @@
+// hetccl-sim's output: a commented header (the cluster and the cost model's effective
+// parameters) and one row per size, as a table or as JSON.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "sim/cluster_description.h"
+#include "sim/sim_options.h"
+#include "sim/sweep.h"
+
+namespace hetccl_sim {
+
+struct ReportContext {
+  const SimOptions* options = nullptr;
+  const ClusterDescription* cluster = nullptr;
+  const hetccl::TopologyView* topology = nullptr;
+  hetccl::CostParameters costs;
+  hetccl::Settings settings;
+};
+
+void printTable(std::ostream& out, const ReportContext& context, const std::vector<SizePrediction>& rows);
+void printJson(std::ostream& out, const ReportContext& context, const std::vector<SizePrediction>& rows);
+
+}  // namespace hetccl_sim

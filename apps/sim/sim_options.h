@@ -1,0 +1,37 @@
+// Command line of hetccl-sim:
+//   hetccl-sim FILE [-b MIN] [-e MAX] [-f FACTOR] [-c COLLECTIVE] [-t TYPE] [--chunk BYTES]
+//              [--depth D] [--json]
+// Sizes as hetccl-perf's (nccl-tests': total bytes of the larger buffer, K/M/G binary
+// suffixes).  --chunk and --depth override HETCCL_CHUNK_BYTES and HETCCL_PIPELINE_DEPTH,
+// which the sim reads as the library does (so does HETCCL_ALGO).  Pure, for the unit tests.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "algorithms/plan.h"
+
+namespace hetccl_sim {
+
+struct SimOptions {
+  std::string clusterPath;
+  size_t minBytes = size_t{1} << 10;
+  size_t maxBytes = size_t{1} << 30;
+  size_t stepFactor = 4;
+  hetccl::Collective collective = hetccl::Collective::AllReduce;
+  std::string typeName = "float";
+  size_t elementSize = 4;
+  size_t chunkBytes = 0;  // 0: the tuner chooses (or HETCCL_CHUNK_BYTES)
+  int pipelineDepth = 0;  // 0: the library's setting
+  bool json = false;
+  bool help = false;
+};
+
+// argv[0] is the program name.  False with *error set on bad usage.
+bool parseSimOptions(int argc, const char* const* argv, SimOptions* options, std::string* error);
+std::string simUsage(const std::string& program);
+// min, min*f, ... up to max inclusive.
+std::vector<size_t> sizeSweep(const SimOptions& options);
+
+}  // namespace hetccl_sim

@@ -1,0 +1,65 @@
+#include "sim/sweep.h"
+
+#include <algorithm>
+
+namespace hetccl_sim {
+
+namespace {
+
+// Collectives whose count is per rank (nccl-tests' size is then count * nranks elements).
+bool countIsPerRank(hetccl::Collective collective) {
+  return collective == hetccl::Collective::AllGather || collective == hetccl::Collective::ReduceScatter ||
+         collective == hetccl::Collective::AlltoAll;
+}
+
+}  // namespace
+
+double busBandwidthFactor(hetccl::Collective collective, int nranks) {
+  const double p = nranks;
+  switch (collective) {
+    case hetccl::Collective::AllReduce: return 2 * (p - 1) / p;
+    case hetccl::Collective::AllGather:
+    case hetccl::Collective::ReduceScatter:
+    case hetccl::Collective::AlltoAll: return (p - 1) / p;
+    default: return 1;
+  }
+}
+
+std::vector<SizePrediction> predictSweep(const hetccl::TopologyView& topology, const hetccl::CostParameters& costs,
+                                         const hetccl::Settings& settings, hetccl::Collective collective,
+                                         size_t elementSize, const std::vector<size_t>& sizes) {
+  hetccl::Tuner tuner(topology, costs, settings);
+  const size_t ranksPerCount = countIsPerRank(collective) ? static_cast<size_t>(topology.nranks) : 1;
+  const double factor = busBandwidthFactor(collective, topology.nranks);
+  std::vector<SizePrediction> rows;
+  for (size_t size : sizes) {
+    SizePrediction row;
+    row.count = std::max<size_t>(1, size / (elementSize * ranksPerCount));
+    row.bytes = row.count * elementSize * ranksPerCount;
+    if (!rows.empty() && rows.back().count == row.count) continue;
+    hetccl::PlanRequest request;
+    request.collective = collective;
+    request.count = row.count;
+    request.nranks = topology.nranks;
+    request.topology = &topology;
+    const double bytes = static_cast<double>(row.bytes);
+    std::vector<hetccl::TuningChoice> ranked = tuner.rank(request, elementSize);
+    for (hetccl::Algorithm algorithm : hetccl::allAlgorithms()) {
+      AlgorithmPrediction prediction;
+      prediction.algorithm = algorithm;
+      for (const hetccl::TuningChoice& choice : ranked)
+        if (choice.algorithm == algorithm) {
+          prediction.applies = true;
+          prediction.choice = choice;
+          prediction.busBandwidth = bytes / choice.predictedSeconds * factor;
+        }
+      row.algorithms.push_back(prediction);
+    }
+    row.pick = tuner.choose(request, elementSize);
+    row.pickBusBandwidth = bytes / row.pick.predictedSeconds * factor;
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+}  // namespace hetccl_sim

@@ -1,0 +1,37 @@
+// The predictions hetccl-sim prints: for each size, every algorithm's time at its best chunk
+// size and the tuner's pick.  Both come from the library's own Tuner (core/tuner.h), so the
+// pick is the one a communicator with these links would make.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "core/settings.h"
+#include "core/tuner.h"
+
+namespace hetccl_sim {
+
+struct AlgorithmPrediction {
+  hetccl::Algorithm algorithm = hetccl::Algorithm::Ring;
+  bool applies = false;
+  hetccl::TuningChoice choice;  // valid when applies
+  double busBandwidth = 0;      // bytes per second, nccl-tests' bus bandwidth
+};
+
+struct SizePrediction {
+  size_t bytes = 0;  // nccl-tests' size: the larger of the send and receive buffers
+  size_t count = 0;  // the collective's count argument (per rank for all-gather etc.)
+  std::vector<AlgorithmPrediction> algorithms;  // in allAlgorithms() order
+  hetccl::TuningChoice pick;
+  double pickBusBandwidth = 0;
+};
+
+// nccl-tests' factor from algorithm bandwidth to bus bandwidth.
+double busBandwidthFactor(hetccl::Collective collective, int nranks);
+
+// One row per size; sizes whose count rounds to that of the previous row are dropped.
+std::vector<SizePrediction> predictSweep(const hetccl::TopologyView& topology, const hetccl::CostParameters& costs,
+                                         const hetccl::Settings& settings, hetccl::Collective collective,
+                                         size_t elementSize, const std::vector<size_t>& sizes);
+
+}  // namespace hetccl_sim

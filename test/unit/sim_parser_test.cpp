@@ -1,0 +1,245 @@
+// hetccl-sim's cluster description (every statement, every error with its line), its
+// command line, and the sweep's link to the library's tuner.
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <vector>
+
+#include "sim/cluster_description.h"
+#include "sim/sim_options.h"
+#include "sim/sweep.h"
+
+namespace hetccl_sim {
+namespace {
+
+const char kMixedCluster[] =
+    "# 2 nodes x 4 V100 + 1 node x 4 W7800\n"
+    "\n"
+    "island nvidia nodes=2 ranks_per_node=4 intra=150GB/s:2us\n"
+    "island amd    nodes=1 ranks_per_node=4 intra=64GB/s:3us   # one node\n"
+    "link inter 200Gb/s:5us\n"
+    "reduce 500GB/s\n"
+    "copy 1TB/s\n"
+    "step_overhead 4us\n"
+    "layout interleaved\n";
+
+bool parse(const std::string& text, ClusterDescription* cluster, DescriptionError* error) {
+  std::istringstream input(text);
+  return parseClusterDescription(input, cluster, error);
+}
+
+// The error of a description that must not parse.
+DescriptionError errorOf(const std::string& text) {
+  ClusterDescription cluster;
+  DescriptionError error;
+  EXPECT_FALSE(parse(text, &cluster, &error)) << text;
+  return error;
+}
+
+const std::string kIsland = "island a nodes=1 ranks_per_node=2 intra=10GB/s:1us\n";
+
+TEST(SimDescription, ParsesEveryStatement) {
+  ClusterDescription cluster;
+  DescriptionError error;
+  ASSERT_TRUE(parse(kMixedCluster, &cluster, &error)) << error.describe();
+  ASSERT_EQ(cluster.islands.size(), 2u);
+  EXPECT_EQ(cluster.islands[0].name, "nvidia");
+  EXPECT_EQ(cluster.islands[0].nodes, 2);
+  EXPECT_EQ(cluster.islands[0].ranksPerNode, 4);
+  EXPECT_DOUBLE_EQ(cluster.islands[0].intraNode.alpha, 2e-6);
+  EXPECT_DOUBLE_EQ(cluster.islands[0].intraNode.beta, 1 / 150e9);
+  EXPECT_EQ(cluster.islands[1].line, 4);
+  EXPECT_TRUE(cluster.networkSet);
+  EXPECT_DOUBLE_EQ(cluster.network.beta, 1 / 25e9);  // 200 Gb/s
+  EXPECT_DOUBLE_EQ(cluster.reduceBytesPerSecond, 500e9);
+  EXPECT_DOUBLE_EQ(cluster.copyBytesPerSecond, 1e12);
+  EXPECT_DOUBLE_EQ(cluster.stepOverheadSeconds, 4e-6);
+  EXPECT_EQ(cluster.layout, RankLayout::Interleaved);
+  EXPECT_EQ(cluster.rankCount(), 12);
+}
+
+TEST(SimDescription, OptionalSettingsKeepTheLibraryDefaults) {
+  ClusterDescription cluster;
+  DescriptionError error;
+  ASSERT_TRUE(parse(kIsland, &cluster, &error)) << error.describe();
+  hetccl::CostParameters defaults;
+  hetccl::CostParameters costs = costParametersOf(cluster);
+  EXPECT_DOUBLE_EQ(costs.gamma, defaults.gamma);
+  EXPECT_DOUBLE_EQ(costs.copyBeta, defaults.copyBeta);
+  EXPECT_DOUBLE_EQ(costs.stepOverhead, defaults.stepOverhead);
+  EXPECT_EQ(cluster.layout, RankLayout::Contiguous);
+  // One island on one node never crosses the network: its intra link is the island link.
+  EXPECT_DOUBLE_EQ(costs.intraIsland.beta, 1 / 10e9);
+}
+
+TEST(SimDescription, RanksAreNumberedByLayout) {
+  ClusterDescription cluster;
+  DescriptionError error;
+  ASSERT_TRUE(parse(kMixedCluster, &cluster, &error));
+  // Interleaved by node: nvidia node 0, amd node 0, nvidia node 1.
+  hetccl::TopologyView interleaved = topologyOf(cluster);
+  EXPECT_EQ(interleaved.islandOf, (std::vector<int>{0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0}));
+  cluster.layout = RankLayout::Contiguous;
+  hetccl::TopologyView contiguous = topologyOf(cluster);
+  EXPECT_EQ(contiguous.islandOf, (std::vector<int>{0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1}));
+  EXPECT_EQ(contiguous.islandSize(0), 8);
+}
+
+TEST(SimDescription, IntraIslandCostIsTheSlowestLinkInsideAnyIsland) {
+  ClusterDescription cluster;
+  DescriptionError error;
+  ASSERT_TRUE(parse(kMixedCluster, &cluster, &error));
+  hetccl::CostParameters costs = costParametersOf(cluster);
+  // nvidia spans two nodes: the 25 GB/s network is inside it; amd's link has the larger
+  // latency.  Bandwidth and latency are each the worst.
+  EXPECT_DOUBLE_EQ(costs.intraIsland.beta, 1 / 25e9);
+  EXPECT_DOUBLE_EQ(costs.intraIsland.alpha, 5e-6);
+  EXPECT_DOUBLE_EQ(costs.interIsland.beta, 1 / 25e9);
+  EXPECT_DOUBLE_EQ(costs.gamma, 1 / 500e9);
+}
+
+struct BadCase {
+  std::string text;
+  int line;
+  const char* says;
+};
+
+TEST(SimDescription, EveryErrorNamesItsLine) {
+  const std::string two = kIsland;  // errors on line 2 follow a good line
+  const BadCase cases[] = {
+      {"bogus 1\n", 1, "unknown statement 'bogus'"},
+      {"island\n", 1, "island needs a name"},
+      {"island nodes=1\n", 1, "island needs a name"},
+      {"island a nodes=1 ranks_per_node=2\n", 1, "lacks intra="},
+      {"island a ranks_per_node=2 intra=1GB/s:1us\n", 1, "lacks nodes="},
+      {"island a nodes=0 ranks_per_node=2 intra=1GB/s:1us\n", 1, "bad nodes='0'"},
+      {"island a nodes=x ranks_per_node=2 intra=1GB/s:1us\n", 1, "bad nodes='x'"},
+      {"island a nodes=1 ranks_per_node=-2 intra=1GB/s:1us\n", 1, "bad ranks_per_node='-2'"},
+      {"island a nodes=1 ranks_per_node=2 intra=1GB/s\n", 1, "bad intra='1GB/s'"},
+      {"island a nodes=1 ranks_per_node=2 intra=1GHz:1us\n", 1, "bad intra="},
+      {"island a nodes=1 ranks_per_node=2 intra=0GB/s:1us\n", 1, "bad intra="},
+      {"island a nodes=1 ranks_per_node=2 intra=1GB/s:-1us\n", 1, "bad intra="},
+      {"island a nodes=1 nodes=2 ranks_per_node=2 intra=1GB/s:1us\n", 1, "'nodes' given twice"},
+      {"island a nodes=1 ranks_per_node=2 intra=1GB/s:1us gpus=2\n", 1, "unknown island key 'gpus'"},
+      {"island a nodes=1 ranks_per_node=2 intra=1GB/s:1us extra\n", 1, "expected key=value"},
+      {"island a nodes=1024 ranks_per_node=1025 intra=1GB/s:1us\n", 1, "ranks in all"},
+      {two + "island a nodes=1 ranks_per_node=2 intra=1GB/s:1us\n", 2, "already declared on line 1"},
+      {two + "link intra 1GB/s:1us\n", 2, "unknown link class 'intra'"},
+      {two + "link inter 1GB/s\n", 2, "bad link '1GB/s'"},
+      {two + "link inter\n", 2, "expected 'link inter BANDWIDTH:LATENCY'"},
+      {two + "link inter 1GB/s:1us\nlink inter 2GB/s:1us\n", 3, "already given on line 2"},
+      {two + "reduce fast\n", 2, "bad bandwidth 'fast'"},
+      {two + "reduce 1GB/s 2GB/s\n", 2, "takes exactly one value"},
+      {two + "copy 10\n", 2, "bad bandwidth '10'"},
+      {two + "step_overhead 5 us\n", 2, "takes exactly one value"},
+      {two + "step_overhead 5xs\n", 2, "bad duration '5xs'"},
+      {two + "layout random\n", 2, "unknown layout 'random'"},
+      {two + "layout contiguous\nlayout interleaved\n", 3, "already given on line 2"},
+      {"# nothing\n\n", 0, "no island declared"},
+      {two + "island b nodes=1 ranks_per_node=2 intra=1GB/s:1us\n", 0, "no 'link inter"},
+      {"island a nodes=2 ranks_per_node=2 intra=1GB/s:1us\n", 0, "island 'a', line 1"},
+  };
+  for (const BadCase& bad : cases) {
+    DescriptionError error = errorOf(bad.text);
+    EXPECT_EQ(error.line, bad.line) << bad.text << " -> " << error.describe();
+    EXPECT_NE(error.message.find(bad.says), std::string::npos) << bad.text << " -> " << error.describe();
+    if (bad.line > 0) {
+      EXPECT_EQ(error.describe().rfind("line " + std::to_string(bad.line) + ": ", 0), 0u);
+    }
+  }
+}
+
+SimOptions optionsOf(std::vector<const char*> args, bool* ok, std::string* error) {
+  args.insert(args.begin(), "hetccl-sim");
+  SimOptions options;
+  *ok = parseSimOptions(static_cast<int>(args.size()), args.data(), &options, error);
+  return options;
+}
+
+TEST(SimOptions, DefaultsAndFlags) {
+  bool ok = false;
+  std::string error;
+  SimOptions o = optionsOf({"c.cluster"}, &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_EQ(o.clusterPath, "c.cluster");
+  EXPECT_EQ(sizeSweep(o).size(), 11u);  // 1K .. 1G by 4
+  o = optionsOf({"-b", "8", "-e", "64", "-f", "2", "-c", "allgather", "-t", "half", "--chunk", "64K", "--depth", "2",
+                 "--json", "c.cluster"},
+                &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_EQ(sizeSweep(o), (std::vector<size_t>{8, 16, 32, 64}));
+  EXPECT_EQ(o.collective, hetccl::Collective::AllGather);
+  EXPECT_EQ(o.elementSize, 2u);
+  EXPECT_EQ(o.chunkBytes, size_t{64} << 10);
+  EXPECT_EQ(o.pipelineDepth, 2);
+  EXPECT_TRUE(o.json);
+}
+
+TEST(SimOptions, RejectsBadUsage) {
+  const std::vector<std::vector<const char*>> bad = {
+      {},
+      {"a", "b"},
+      {"a", "-b"},
+      {"a", "-b", "1X"},
+      {"a", "-b", "2M", "-e", "1M"},
+      {"a", "-f", "1"},
+      {"a", "-c", "sendrecv"},
+      {"a", "-t", "float128"},
+      {"a", "--chunk", "0"},
+      {"a", "--depth", "65"},
+      {"a", "--frobnicate", "1"},
+  };
+  for (const auto& args : bad) {
+    bool ok = true;
+    std::string error;
+    optionsOf(args, &ok, &error);
+    EXPECT_FALSE(ok);
+    EXPECT_FALSE(error.empty());
+  }
+}
+
+TEST(SimSweep, PicksWhatTheLibraryTunerPicks) {
+  ClusterDescription cluster;
+  DescriptionError error;
+  ASSERT_TRUE(parse(kMixedCluster, &cluster, &error));
+  const hetccl::TopologyView topology = topologyOf(cluster);
+  const hetccl::CostParameters costs = costParametersOf(cluster);
+  hetccl::Settings settings;
+  const std::vector<size_t> sizes{1024, size_t{64} << 20};
+  std::vector<SizePrediction> rows = predictSweep(topology, costs, settings, hetccl::Collective::AllReduce, 4, sizes);
+  ASSERT_EQ(rows.size(), 2u);
+  hetccl::Tuner tuner(topology, costs, settings);
+  for (const SizePrediction& row : rows) {
+    hetccl::PlanRequest request;
+    request.count = row.count;
+    request.nranks = topology.nranks;
+    request.topology = &topology;
+    hetccl::TuningChoice expected = tuner.choose(request, 4);
+    EXPECT_EQ(row.pick.algorithm, expected.algorithm);
+    EXPECT_EQ(row.pick.chunkBytes, expected.chunkBytes);
+    EXPECT_DOUBLE_EQ(row.pick.predictedSeconds, expected.predictedSeconds);
+    // Native needs one island; the others apply to all-reduce here.
+    for (const AlgorithmPrediction& p : row.algorithms)
+      EXPECT_EQ(p.applies, p.algorithm != hetccl::Algorithm::Native && p.algorithm != hetccl::Algorithm::Torus)
+          << hetccl::algorithmName(p.algorithm);  // 8+4: unequal islands, no torus
+  }
+}
+
+TEST(SimSweep, CountsAndBusFactorsFollowNcclTests) {
+  EXPECT_DOUBLE_EQ(busBandwidthFactor(hetccl::Collective::AllReduce, 4), 1.5);
+  EXPECT_DOUBLE_EQ(busBandwidthFactor(hetccl::Collective::AllGather, 4), 0.75);
+  EXPECT_DOUBLE_EQ(busBandwidthFactor(hetccl::Collective::ReduceScatter, 4), 0.75);
+  EXPECT_DOUBLE_EQ(busBandwidthFactor(hetccl::Collective::Broadcast, 4), 1.0);
+  const hetccl::TopologyView topology = hetccl::TopologyView::fromIslandIds({0, 0, 1, 1});
+  // All-gather's count is per rank; tiny sizes round up to one element and repeat rows drop.
+  std::vector<SizePrediction> rows = predictSweep(topology, hetccl::CostParameters{}, hetccl::Settings{},
+                                                  hetccl::Collective::AllGather, 4, {4, 8, 16, 64});
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].count, 1u);
+  EXPECT_EQ(rows[0].bytes, 16u);
+  EXPECT_EQ(rows[1].count, 4u);
+  EXPECT_EQ(rows[1].bytes, 64u);
+}
+
+}  // namespace
+}  // namespace hetccl_sim
