@@ -4,6 +4,9 @@
 set -euo pipefail
 packages=(build-essential cmake pkg-config openmpi-bin libopenmpi-dev libhwloc-dev hwloc
           libgtest-dev libbenchmark-dev python3-matplotlib)
+# HIP is optional: HETCCL_SETUP_HIP=1 (CI sets it) adds Debian's hipcc (~650 MB) so that the
+# HIP device module is compiled too.
+if [ "${HETCCL_SETUP_HIP:-0}" = 1 ]; then packages+=(hipcc libamdhip64-dev rocm-device-libs); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

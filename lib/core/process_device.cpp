@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/log.h"
+#include "device/backend_loader.h"
 #include "device/host/host_device.h"
 
 namespace hetccl {
@@ -15,18 +16,32 @@ namespace {
 Status selectDevice(std::unique_ptr<Device>* device) {
   const char* requested = std::getenv("HETCCL_DEVICE");
   std::string kind = requested && *requested ? requested : "auto";
-  // GPU backends arrive as loadable modules; until one is built in, auto means host.
-  if (kind == "auto" || kind == "host") {
+  if (kind == "host") {
     *device = makeHostDevice();
-    HETCCL_INFO("device: host (HETCCL_DEVICE=%s)", kind.c_str());
+    HETCCL_INFO("device: host (HETCCL_DEVICE=host)");
     return Status::ok();
   }
-  if (kind == "cuda" || kind == "hip")
+  if (kind == "cuda" || kind == "hip") {  // asked for by name: failing to open it is an error
+    HETCCL_TRY(loadDeviceBackend(kind.c_str(), device));
+    HETCCL_INFO("device: %s", (*device)->description().c_str());
+    return Status::ok();
+  }
+  if (kind != "auto")
     return HETCCL_STATUS(Code::InvalidArgument,
-                         "HETCCL_DEVICE=%s: this build of hetccl has no %s backend (available: host)",
-                         kind.c_str(), kind.c_str());
-  return HETCCL_STATUS(Code::InvalidArgument, "HETCCL_DEVICE=%s: expected auto, host, cuda or hip",
-                       kind.c_str());
+                         "HETCCL_DEVICE=%s: expected auto, host, cuda or hip", kind.c_str());
+  // auto: the first GPU backend whose module loads and finds a device, else the host. A
+  // machine without GPUs (or without the modules) is normal here, so only INFO says why.
+  for (const char* backend : {"cuda", "hip"}) {
+    const Status loaded = loadDeviceBackend(backend, device);
+    if (loaded.isOk()) {
+      HETCCL_INFO("device: %s (HETCCL_DEVICE=auto)", (*device)->description().c_str());
+      return Status::ok();
+    }
+    HETCCL_INFO("device: no %s device (%s)", backend, loaded.message().c_str());
+  }
+  *device = makeHostDevice();
+  HETCCL_INFO("device: host (HETCCL_DEVICE=auto, no GPU backend available)");
+  return Status::ok();
 }
 
 }  // namespace

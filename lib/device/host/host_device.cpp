@@ -123,7 +123,7 @@ Status HostDevice::destroyStream(StreamHandle stream) {
 }
 
 Status HostDevice::synchronizeStream(StreamHandle handle) {
-  HostStream* stream;
+  HostStream* stream = nullptr;
   HETCCL_TRY(findStream(handle, &stream));
   stream->synchronize();
   return Status::ok();
@@ -132,7 +132,7 @@ Status HostDevice::synchronizeStream(StreamHandle handle) {
 Status HostDevice::recordEvent(StreamHandle handle, std::unique_ptr<DeviceEvent>* event) {
   if (event == nullptr)
     return HETCCL_STATUS(Code::InvalidArgument, "recordEvent: null output pointer");
-  HostStream* stream;
+  HostStream* stream = nullptr;
   HETCCL_TRY(findStream(handle, &stream));
   *event = stream->recordEvent();
   return Status::ok();
@@ -142,14 +142,14 @@ Status HostDevice::streamWaitEvent(StreamHandle handle, DeviceEvent& event) {
   auto* hostEvent = dynamic_cast<HostEvent*>(&event);
   if (hostEvent == nullptr)
     return HETCCL_STATUS(Code::InvalidArgument, "streamWaitEvent: not an event of a host device");
-  HostStream* stream;
+  HostStream* stream = nullptr;
   HETCCL_TRY(findStream(handle, &stream));
   stream->waitEvent(*hostEvent);
   return Status::ok();
 }
 
 Status HostDevice::copyAsync(void* dst, const void* src, size_t bytes, StreamHandle handle) {
-  HostStream* stream;
+  HostStream* stream = nullptr;
   HETCCL_TRY(findStream(handle, &stream));
   if (bytes == 0 || dst == src) return Status::ok();
   if (dst == nullptr || src == nullptr)
@@ -165,7 +165,7 @@ Status HostDevice::reduceAsync(void* dst, const void* a, const void* b, size_t c
     return HETCCL_STATUS(Code::InvalidArgument, "reduceAsync: invalid type %d", int(type));
   if (!isValidReduceOp(static_cast<int>(op)))
     return HETCCL_STATUS(Code::InvalidArgument, "reduceAsync: invalid op %d", int(op));
-  HostStream* stream;
+  HostStream* stream = nullptr;
   HETCCL_TRY(findStream(handle, &stream));
   if (count == 0) return Status::ok();
   if (dst == nullptr || a == nullptr || b == nullptr)
@@ -186,7 +186,7 @@ Status HostDevice::divideAsync(void* dst, size_t count, ElementType type, uint64
   if (!isValidElementType(static_cast<int>(type)))
     return HETCCL_STATUS(Code::InvalidArgument, "divideAsync: invalid type %d", int(type));
   if (divisor == 0) return HETCCL_STATUS(Code::InvalidArgument, "divideAsync: divisor 0");
-  HostStream* stream;
+  HostStream* stream = nullptr;
   HETCCL_TRY(findStream(handle, &stream));
   if (count == 0 || divisor == 1) return Status::ok();
   if (dst == nullptr)

@@ -1,0 +1,267 @@
+// A GPU behind the Device interface, written once over a vendor runtime `Api` (CudaApi in
+// cuda/cuda_api.h, HipApi in hip/hip_api.h: the same calls under neutral names), so the CUDA and
+// HIP backends share their argument checks, error reporting and event logic, and differ only
+// in the runtime they call. Compiled by the host compiler inside each backend module.
+//
+// Every runtime error becomes Code::DeviceError carrying the runtime's own error string.
+// Streams are the runtime's (a user's cudaStream_t/hipStream_t is accepted as is: collectives
+// are enqueued on the caller's stream), so unlike the host backend nothing is tracked here;
+// the runtime rejects what it does not know.
+#pragma once
+
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "core/status.h"
+#include "device/device.h"
+#include "device/gpu/device_index.h"
+
+namespace hetccl {
+
+// "<what>: CUDA error 2 (out of memory)" at the call site, as Code::DeviceError.
+inline Status gpuFailureAt(const char* file, int line, const char* runtime, int error,
+                           const char* errorText, const char* what, ...)
+    __attribute__((format(printf, 6, 7)));
+inline Status gpuFailureAt(const char* file, int line, const char* runtime, int error,
+                           const char* errorText, const char* what, ...) {
+  char text[512];
+  va_list args;
+  va_start(args, what);
+  std::vsnprintf(text, sizeof text, what, args);
+  va_end(args);
+  return Status(Code::DeviceError,
+                formatAt(file, line, "%s: %s error %d (%s)", text, runtime, error, errorText));
+}
+
+// Returns that DeviceError from the enclosing function when a runtime call fails. The
+// arguments after the call are printf-style and describe it. `Api` must be in scope.
+#define HETCCL_GPU_TRY(call, ...)                                                            \
+  do {                                                                                       \
+    const auto hetccl_gpu_error_ = (call);                                                   \
+    if (hetccl_gpu_error_ != Api::kSuccess)                                                  \
+      return gpuFailureAt(__FILE__, __LINE__, Api::kName, int(hetccl_gpu_error_),            \
+                          Api::errorString(hetccl_gpu_error_), __VA_ARGS__);                 \
+  } while (0)
+
+// Makes `device` current for the calling thread: the runtime's current device is per thread,
+// and hetccl is called from whichever thread the application uses. It stays current afterwards
+// (one process drives one device): restoring the thread's previous device would initialize
+// device 0 on every thread that never chose one, the classic "every rank has a context on
+// GPU 0" waste.
+template <class Api>
+Status makeCurrent(int device) {
+  int current = -1;
+  if (Api::getDevice(&current) == Api::kSuccess && current == device) return Status::ok();
+  HETCCL_GPU_TRY(Api::setDevice(device), "selecting device %d", device);
+  return Status::ok();
+}
+
+template <class Api>
+class GpuEvent : public DeviceEvent {
+ public:
+  GpuEvent(int device, typename Api::Event event) : device_(device), event_(event) {}
+  ~GpuEvent() override {
+    if (makeCurrent<Api>(device_).isOk()) (void)Api::eventDestroy(event_);
+  }
+  GpuEvent(const GpuEvent&) = delete;
+  GpuEvent& operator=(const GpuEvent&) = delete;
+
+  // Any answer but "not ready" counts as complete: a failed event will never become ready, so
+  // pollers move on to synchronize(), which reports the error.
+  bool query() override { return Api::eventQuery(event_) != Api::kNotReady; }
+  Status synchronize() override {
+    HETCCL_GPU_TRY(Api::eventSynchronize(event_), "waiting for an event");
+    return Status::ok();
+  }
+  typename Api::Event handle() const { return event_; }
+
+ private:
+  int device_;
+  typename Api::Event event_;
+};
+
+template <class Api>
+class GpuDevice : public Device {
+ public:
+  // Chooses and opens this process's device; a clear error when there is none (no driver,
+  // no device, a bad HETCCL_DEVICE_ID).
+  static Status create(std::unique_ptr<Device>* device) {
+    int count = 0;
+    const auto error = Api::deviceCount(&count);
+    if (error != Api::kSuccess)
+      return HETCCL_STATUS(Code::DeviceError, "no %s device: %s returned error %d (%s)",
+                           Api::kName, Api::kCountCall, int(error), Api::errorString(error));
+    if (count <= 0)
+      return HETCCL_STATUS(Code::DeviceError, "no %s device: %s found none", Api::kName,
+                           Api::kCountCall);
+    DeviceChoice choice;
+    HETCCL_TRY(chooseDeviceIndex(count, &choice));
+    HETCCL_TRY(makeCurrent<Api>(choice.index));
+    int multiprocessors = 0;
+    HETCCL_GPU_TRY(Api::multiprocessorCount(choice.index, &multiprocessors),
+                   "querying device %d", choice.index);
+    std::string description = std::string(Api::kName) + " device " +
+                              std::to_string(choice.index) + " of " + std::to_string(count) +
+                              " (" + choice.reason + "): " + Api::describe(choice.index);
+    device->reset(new GpuDevice(choice.index, multiprocessors, std::move(description)));
+    return Status::ok();
+  }
+
+  DeviceKind kind() const override { return Api::kKind; }
+  std::string description() const override { return description_; }
+
+  Status allocate(void** ptr, size_t bytes) override {
+    if (ptr == nullptr) return HETCCL_STATUS(Code::InvalidArgument, "allocate: null output pointer");
+    *ptr = nullptr;
+    if (bytes == 0) return Status::ok();
+    HETCCL_TRY(makeCurrent<Api>(index_));
+    HETCCL_GPU_TRY(Api::malloc(ptr, bytes), "allocating %zu bytes of device memory", bytes);
+    return Status::ok();
+  }
+  Status release(void* ptr) override {
+    if (ptr == nullptr) return Status::ok();
+    HETCCL_TRY(makeCurrent<Api>(index_));
+    HETCCL_GPU_TRY(Api::free(ptr), "releasing device memory %p", ptr);
+    return Status::ok();
+  }
+  Status allocateHost(void** ptr, size_t bytes) override {
+    if (ptr == nullptr)
+      return HETCCL_STATUS(Code::InvalidArgument, "allocateHost: null output pointer");
+    *ptr = nullptr;
+    if (bytes == 0) return Status::ok();
+    HETCCL_TRY(makeCurrent<Api>(index_));
+    HETCCL_GPU_TRY(Api::mallocHost(ptr, bytes), "allocating %zu bytes of pinned host memory",
+                   bytes);
+    return Status::ok();
+  }
+  Status releaseHost(void* ptr) override {
+    if (ptr == nullptr) return Status::ok();
+    HETCCL_TRY(makeCurrent<Api>(index_));
+    HETCCL_GPU_TRY(Api::freeHost(ptr), "releasing pinned host memory %p", ptr);
+    return Status::ok();
+  }
+
+  Status createStream(StreamHandle* stream) override {
+    if (stream == nullptr)
+      return HETCCL_STATUS(Code::InvalidArgument, "createStream: null output pointer");
+    HETCCL_TRY(makeCurrent<Api>(index_));
+    typename Api::Stream created;
+    HETCCL_GPU_TRY(Api::streamCreate(&created), "creating a stream");
+    *stream = created;
+    return Status::ok();
+  }
+  Status destroyStream(StreamHandle stream) override {
+    if (stream == nullptr)
+      return HETCCL_STATUS(Code::InvalidArgument, "destroyStream: the default stream stays");
+    HETCCL_TRY(makeCurrent<Api>(index_));
+    HETCCL_GPU_TRY(Api::streamDestroy(asStream(stream)), "destroying stream %p", stream);
+    return Status::ok();
+  }
+  Status synchronizeStream(StreamHandle stream) override {
+    HETCCL_TRY(makeCurrent<Api>(index_));
+    HETCCL_GPU_TRY(Api::streamSynchronize(asStream(stream)), "synchronizing stream %p", stream);
+    return Status::ok();
+  }
+  Status recordEvent(StreamHandle stream, std::unique_ptr<DeviceEvent>* event) override {
+    if (event == nullptr)
+      return HETCCL_STATUS(Code::InvalidArgument, "recordEvent: null output pointer");
+    HETCCL_TRY(makeCurrent<Api>(index_));
+    typename Api::Event created;
+    HETCCL_GPU_TRY(Api::eventCreate(&created), "creating an event");
+    auto owned = std::make_unique<GpuEvent<Api>>(index_, created);  // destroys it on failure
+    HETCCL_GPU_TRY(Api::eventRecord(created, asStream(stream)), "recording an event on stream %p",
+                   stream);
+    *event = std::move(owned);
+    return Status::ok();
+  }
+  Status streamWaitEvent(StreamHandle stream, DeviceEvent& event) override {
+    auto* gpuEvent = dynamic_cast<GpuEvent<Api>*>(&event);
+    if (gpuEvent == nullptr)
+      return HETCCL_STATUS(Code::InvalidArgument, "streamWaitEvent: not an event of a %s device",
+                           Api::kName);
+    HETCCL_TRY(makeCurrent<Api>(index_));
+    HETCCL_GPU_TRY(Api::streamWaitEvent(asStream(stream), gpuEvent->handle()),
+                   "making stream %p wait for an event", stream);
+    return Status::ok();
+  }
+
+  Status copyAsync(void* dst, const void* src, size_t bytes, StreamHandle stream) override {
+    if (bytes == 0 || dst == src) return Status::ok();
+    if (dst == nullptr || src == nullptr)
+      return HETCCL_STATUS(Code::InvalidArgument, "copyAsync: null pointer for %zu bytes", bytes);
+    // The host backend copies overlapping ranges like memmove; GPU copies leave them undefined,
+    // so refuse rather than corrupt.
+    if (partiallyOverlap(dst, src, bytes))
+      return HETCCL_STATUS(Code::InvalidArgument, "copyAsync: overlapping ranges of %zu bytes",
+                           bytes);
+    HETCCL_TRY(makeCurrent<Api>(index_));
+    HETCCL_GPU_TRY(Api::memcpyAsync(dst, src, bytes, asStream(stream)),
+                   "copying %zu bytes from %p to %p", bytes, src, dst);
+    return Status::ok();
+  }
+  Status reduceAsync(void* dst, const void* a, const void* b, size_t count, ElementType type,
+                     ReduceOp op, StreamHandle stream) override {
+    if (!isValidElementType(static_cast<int>(type)))
+      return HETCCL_STATUS(Code::InvalidArgument, "reduceAsync: invalid type %d", int(type));
+    if (!isValidReduceOp(static_cast<int>(op)))
+      return HETCCL_STATUS(Code::InvalidArgument, "reduceAsync: invalid op %d", int(op));
+    if (count == 0) return Status::ok();
+    if (dst == nullptr || a == nullptr || b == nullptr)
+      return HETCCL_STATUS(Code::InvalidArgument, "reduceAsync: null pointer for %zu elements",
+                           count);
+    const size_t size = elementSize(type);
+    if (count > SIZE_MAX / size)
+      return HETCCL_STATUS(Code::InvalidArgument, "reduceAsync: %zu elements overflow", count);
+    if (partiallyOverlap(dst, a, count * size) || partiallyOverlap(dst, b, count * size))
+      return HETCCL_STATUS(Code::InvalidArgument,
+                           "reduceAsync: dst overlaps an input without being equal to it");
+    HETCCL_TRY(makeCurrent<Api>(index_));
+    HETCCL_GPU_TRY(Api::launchReduce(dst, a, b, count, type, op, maxBlocks_, asStream(stream)),
+                   "launching the %s %s reduction of %zu elements", elementTypeName(type),
+                   reduceOpName(op), count);
+    return Status::ok();
+  }
+  Status divideAsync(void* dst, size_t count, ElementType type, uint64_t divisor,
+                     StreamHandle stream) override {
+    if (!isValidElementType(static_cast<int>(type)))
+      return HETCCL_STATUS(Code::InvalidArgument, "divideAsync: invalid type %d", int(type));
+    if (divisor == 0) return HETCCL_STATUS(Code::InvalidArgument, "divideAsync: divisor 0");
+    if (count == 0 || divisor == 1) return Status::ok();
+    if (dst == nullptr)
+      return HETCCL_STATUS(Code::InvalidArgument, "divideAsync: null pointer for %zu elements",
+                           count);
+    HETCCL_TRY(makeCurrent<Api>(index_));
+    HETCCL_GPU_TRY(Api::launchDivide(dst, count, type, divisor, maxBlocks_, asStream(stream)),
+                   "launching the %s division of %zu elements", elementTypeName(type), count);
+    return Status::ok();
+  }
+
+ private:
+  // Enough resident blocks of 256 threads to fill every multiprocessor (8 x 256 = 2048
+  // threads, the most one holds on current NVIDIA and AMD parts); the grid-stride loop does
+  // the rest.
+  static constexpr unsigned kBlocksPerMultiprocessor = 8;
+
+  GpuDevice(int index, int multiprocessors, std::string description)
+      : index_(index),
+        maxBlocks_(unsigned(multiprocessors > 0 ? multiprocessors : 1) * kBlocksPerMultiprocessor),
+        description_(std::move(description)) {}
+
+  static typename Api::Stream asStream(StreamHandle stream) {
+    return static_cast<typename Api::Stream>(stream);
+  }
+  static bool partiallyOverlap(const void* x, const void* y, size_t bytes) {
+    const auto xBegin = reinterpret_cast<uintptr_t>(x);
+    const auto yBegin = reinterpret_cast<uintptr_t>(y);
+    return xBegin != yBegin && xBegin < yBegin + bytes && yBegin < xBegin + bytes;
+  }
+
+  int index_;
+  unsigned maxBlocks_;
+  std::string description_;
+};
+
+}  // namespace hetccl

@@ -1,0 +1,167 @@
+// Communicator life through the NCCL API: creation from a unique id (over MPI, see
+// mpi_bootstrap.h), destruction, queries and the buffer registration calls.
+#include <mpi.h>
+
+#include "nccl/mpi_bootstrap.h"
+#include "nccl/shim_support.h"
+#include "nccl/unique_id.h"
+
+using namespace hetccl_nccl;
+
+namespace {
+
+constexpr unsigned int kNcclConfigMagic = 0xcafebeef;  // what NCCL_CONFIG_INITIALIZER sets
+
+// hetccl takes none of NCCL's tuning fields (CTAs, CGA size, network name, ...); it only checks
+// that the structure came from NCCL_CONFIG_INITIALIZER, as NCCL does.  A non-blocking
+// communicator (blocking = 0) is served by blocking calls, which NCCL allows: no call returns
+// ncclInProgress, and ncclCommGetAsyncError never reports it.
+ncclResult_t checkConfig(const char* function, const ncclConfig_t* config) {
+  if (config && config->magic != kNcclConfigMagic)
+    return fail(ncclInvalidArgument, function,
+                "config was not initialised with NCCL_CONFIG_INITIALIZER (magic 0x%x)", config->magic);
+  return ncclSuccess;
+}
+
+// Every entry that creates a communicator from ids.  `id` NULL means the caller had none.
+ncclResult_t initRank(const char* function, ncclComm_t* comm, int nranks, const ncclUniqueId* id,
+                      int rank, const ncclConfig_t* config) {
+  uint64_t token = 0;
+  ncclResult_t argumentError = ncclSuccess;
+  if (!comm)
+    argumentError = fail(ncclInvalidArgument, function, "comm (the output pointer) is NULL");
+  else if (nranks < 1)
+    argumentError = fail(ncclInvalidArgument, function, "nranks %d is not positive", nranks);
+  else if (rank < 0 || rank >= nranks)
+    argumentError = fail(ncclInvalidArgument, function, "rank %d is outside 0..%d", rank, nranks - 1);
+  else if (!id)
+    argumentError = fail(ncclInvalidArgument, function, "no unique id given");
+  else if (!readUniqueIdToken(*id, &token))
+    argumentError = fail(ncclInvalidArgument, function,
+                         "the unique id was not made by hetccl's ncclGetUniqueId (made by "
+                         "another NCCL library, or not passed on from the rank that made it?)");
+  else
+    argumentError = checkConfig(function, config);
+  if (comm) *comm = nullptr;
+
+  ncclResult_t result = ensureMpiInitialised(function);
+  if (result != ncclSuccess) return result;
+  if (argumentError != ncclSuccess) {
+    sitOutSplitRound();
+    return argumentError;
+  }
+  MPI_Comm members = MPI_COMM_NULL;
+  result = splitWorldByToken(function, token, nranks, rank, &members);
+  if (result != ncclSuccess) return result;
+  hetcclComm_t created = nullptr;
+  result = forward(hetcclCommInitMPI(&created, members, nullptr), nullptr);
+  MPI_Comm_free(&members);  // hetccl works on a duplicate of its own
+  if (result == ncclSuccess) *comm = toNccl(created);
+  return result;
+}
+
+}  // namespace
+
+extern "C" {
+
+ncclResult_t ncclCommInitRank(ncclComm_t* comm, int nranks, ncclUniqueId commId, int rank) {
+  return initRank("ncclCommInitRank", comm, nranks, &commId, rank, nullptr);
+}
+HETCCL_NCCL_PROFILING_ALIAS(ncclCommInitRank);
+
+ncclResult_t ncclCommInitRankConfig(ncclComm_t* comm, int nranks, ncclUniqueId commId, int rank,
+                                    ncclConfig_t* config) {
+  return initRank("ncclCommInitRankConfig", comm, nranks, &commId, rank, config);
+}
+HETCCL_NCCL_PROFILING_ALIAS(ncclCommInitRankConfig);
+
+// NCCL spreads its bootstrap over nId roots; here one id is enough, and every rank holds the
+// same array, so the first id identifies the communicator.
+ncclResult_t ncclCommInitRankScalable(ncclComm_t* newcomm, int nranks, int myrank, int nId,
+                                      ncclUniqueId* commIds, ncclConfig_t* config) {
+  const ncclUniqueId* first = (nId >= 1 && commIds) ? &commIds[0] : nullptr;
+  return initRank("ncclCommInitRankScalable", newcomm, nranks, first, myrank, config);
+}
+HETCCL_NCCL_PROFILING_ALIAS(ncclCommInitRankScalable);
+
+// NCCL's single-process form drives several devices from one process; hetccl drives one device
+// per process, so only ndev == 1 (a communicator of this process alone) is possible.  devlist
+// is ignored: hetccl chooses the process's device itself (HETCCL_DEVICE, HETCCL_DEVICE_ID).
+ncclResult_t ncclCommInitAll(ncclComm_t* comms, int ndev, const int* devlist) {
+  const char* function = "ncclCommInitAll";
+  if (!comms) return fail(ncclInvalidArgument, function, "comms is NULL");
+  if (ndev < 1) return fail(ncclInvalidArgument, function, "ndev %d is not positive", ndev);
+  if (ndev > 1)
+    return unsupported(function,
+                       "one process drives one device, so ncclCommInitAll takes ndev = 1 only; "
+                       "run one process per device (mpirun, srun) and create the communicator "
+                       "with ncclGetUniqueId and ncclCommInitRank");
+  comms[0] = nullptr;
+  ncclResult_t result = ensureMpiInitialised(function);
+  if (result != ncclSuccess) return result;
+  hetcclComm_t created = nullptr;
+  result = forward(hetcclCommInitMPI(&created, MPI_COMM_SELF, nullptr), nullptr);
+  if (result == ncclSuccess) comms[0] = toNccl(created);
+  return result;
+}
+HETCCL_NCCL_PROFILING_ALIAS(ncclCommInitAll);
+
+// Every operation has completed when its call returns (hetccl's stream semantics), so there is
+// nothing left to flush; what remains is to report a communicator that has failed.
+ncclResult_t ncclCommFinalize(ncclComm_t comm) {
+  hetcclResult_t asyncError = hetcclSuccess;
+  ncclResult_t result = forward(hetcclCommGetAsyncError(toHetccl(comm), &asyncError), toHetccl(comm));
+  if (result != ncclSuccess) return result;
+  return forward(asyncError, toHetccl(comm));
+}
+HETCCL_NCCL_PROFILING_ALIAS(ncclCommFinalize);
+
+ncclResult_t ncclCommDestroy(ncclComm_t comm) {
+  return forward(hetcclCommDestroy(toHetccl(comm)), nullptr);
+}
+HETCCL_NCCL_PROFILING_ALIAS(ncclCommDestroy);
+
+ncclResult_t ncclCommAbort(ncclComm_t comm) {
+  return forward(hetcclCommAbort(toHetccl(comm)), nullptr);
+}
+HETCCL_NCCL_PROFILING_ALIAS(ncclCommAbort);
+
+ncclResult_t ncclCommCount(const ncclComm_t comm, int* count) {
+  return forward(hetcclCommCount(toHetccl(comm), count), toHetccl(comm));
+}
+HETCCL_NCCL_PROFILING_ALIAS(ncclCommCount);
+
+ncclResult_t ncclCommUserRank(const ncclComm_t comm, int* rank) {
+  return forward(hetcclCommUserRank(toHetccl(comm), rank), toHetccl(comm));
+}
+HETCCL_NCCL_PROFILING_ALIAS(ncclCommUserRank);
+
+ncclResult_t ncclCommGetAsyncError(ncclComm_t comm, ncclResult_t* asyncError) {
+  if (!asyncError) return fail(ncclInvalidArgument, "ncclCommGetAsyncError", "asyncError is NULL");
+  hetcclResult_t error = hetcclSuccess;
+  ncclResult_t result = forward(hetcclCommGetAsyncError(toHetccl(comm), &error), toHetccl(comm));
+  if (result == ncclSuccess) *asyncError = toNcclResult(error);
+  return result;
+}
+HETCCL_NCCL_PROFILING_ALIAS(ncclCommGetAsyncError);
+
+// Registration only speeds NCCL up (zero-copy, NVLS); hetccl needs none, so registering hands
+// back the buffer as its handle and deregistering does nothing.  The communicator is checked
+// all the same, so misuse is reported as NCCL would.
+ncclResult_t ncclCommRegister(const ncclComm_t comm, void* buff, size_t size, void** handle) {
+  int count = 0;
+  ncclResult_t result = forward(hetcclCommCount(toHetccl(comm), &count), toHetccl(comm));
+  if (result != ncclSuccess) return result;
+  if (!handle) return fail(ncclInvalidArgument, "ncclCommRegister", "handle is NULL");
+  *handle = buff;
+  return ncclSuccess;
+}
+HETCCL_NCCL_PROFILING_ALIAS(ncclCommRegister);
+
+ncclResult_t ncclCommDeregister(const ncclComm_t comm, void* handle) {
+  int count = 0;
+  return forward(hetcclCommCount(toHetccl(comm), &count), toHetccl(comm));
+}
+HETCCL_NCCL_PROFILING_ALIAS(ncclCommDeregister);
+
+}  // extern "C"
