@@ -16,15 +16,6 @@ Region fixedBlock(int buffer, size_t blockSize, int index) {
   return Region{buffer, static_cast<size_t>(index) * blockSize, blockSize};
 }
 
-RankPlan emptyPlan(const PlanRequest& request, int rank, const char* algorithm) {
-  RankPlan plan;
-  plan.rank = rank;
-  plan.nranks = request.nranks;
-  plan.algorithm = algorithm;
-  plan.divisor = static_cast<uint64_t>(request.nranks);
-  return plan;
-}
-
 // A one-op step copying `src` to `dst` (nothing when in place: the data is already there).
 void addLocalCopy(RankPlan& plan, const PlanRequest& request, Region src, Region dst) {
   if (request.inPlace) return;

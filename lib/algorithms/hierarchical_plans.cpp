@@ -10,15 +10,6 @@ namespace {
 
 enum class CrossIslandMethod { DirectExchange, Ring };
 
-RankPlan emptyPlan(const PlanRequest& request, int rank, const char* algorithm) {
-  RankPlan plan;
-  plan.rank = rank;
-  plan.nranks = request.nranks;
-  plan.algorithm = algorithm;
-  plan.divisor = static_cast<uint64_t>(request.nranks);
-  return plan;
-}
-
 void pushIfAny(RankPlan& plan, Step& step) {
   if (!step.ops.empty()) plan.steps.push_back(step);
   step.ops.clear();

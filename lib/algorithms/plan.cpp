@@ -30,6 +30,15 @@ const char* collectiveName(Collective c) {
   return "?";
 }
 
+RankPlan emptyPlan(const PlanRequest& request, int rank, const char* algorithm) {
+  RankPlan plan;
+  plan.rank = rank;
+  plan.nranks = request.nranks;
+  plan.algorithm = algorithm;
+  plan.divisor = static_cast<uint64_t>(request.nranks);
+  return plan;
+}
+
 void addOp(Step& step, const Op& op) {
   size_t count = (op.kind == OpKind::Send) ? op.src.count : op.dst.count;
   if (count > 0) step.ops.push_back(op);

@@ -76,6 +76,8 @@ struct RankPlan {
   uint64_t divisor = 1;      // for Divide ops
 };
 
+// A plan with no steps yet for `rank`, named `algorithm`, dividing by the rank count (avg).
+RankPlan emptyPlan(const PlanRequest& request, int rank, const char* algorithm);
 // Appends an op only when its region is non-empty: both ends of a transfer compute the same
 // count, so skipping empty transfers is consistent across ranks.
 void addOp(Step& step, const Op& op);

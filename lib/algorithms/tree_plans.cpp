@@ -3,11 +3,7 @@
 namespace hetccl {
 
 RankPlan buildTreeAllReduce(const PlanRequest& request, int rank) {
-  RankPlan plan;
-  plan.rank = rank;
-  plan.nranks = request.nranks;
-  plan.algorithm = "small";
-  plan.divisor = static_cast<uint64_t>(request.nranks);
+  RankPlan plan = emptyPlan(request, rank, "small");
   const int p = request.nranks;
   const Region input{kInputBuffer, 0, request.count}, output{kOutputBuffer, 0, request.count};
   Step step;
