@@ -62,40 +62,33 @@ MpiTransport::MpiTransport(MPI_Comm comm, size_t maxMessageBytes)
   if (found && tagUpperBound) maxTag_ = *tagUpperBound;
 }
 
-Status MpiTransport::postSend(const void* buffer, size_t bytes, int peer, int tag,
-                              std::unique_ptr<Transfer>* transfer) {
+// Posts one message as its pieces, in order, on the same tag (see the header).
+Status MpiTransport::postPieces(bool isSend, char* buffer, size_t bytes, int peer, int tag,
+                                std::unique_ptr<Transfer>* transfer) {
   auto result = std::make_unique<MpiTransfer>();
   size_t pieces = messagePieceCount(bytes, maxMessageBytes_);
   result->requests.resize(pieces, MPI_REQUEST_NULL);
-  const char* bytePtr = static_cast<const char*>(buffer);
   for (size_t i = 0; i < pieces; ++i) {
     size_t offset = i * maxMessageBytes_;
     int length = static_cast<int>(std::min(maxMessageBytes_, bytes - offset));
-    int rc = MPI_Isend(bytePtr + offset, length, MPI_BYTE, peer, tag, comm_, &result->requests[i]);
+    int rc = isSend ? MPI_Isend(buffer + offset, length, MPI_BYTE, peer, tag, comm_, &result->requests[i])
+                    : MPI_Irecv(buffer + offset, length, MPI_BYTE, peer, tag, comm_, &result->requests[i]);
     if (rc != MPI_SUCCESS)
-      return HETCCL_STATUS(Code::SystemError, "MPI_Isend of %d bytes to rank %d failed: %s",
-                           length, peer, mpiErrorText(rc).c_str());
+      return HETCCL_STATUS(Code::SystemError, "%s of %d bytes %s rank %d failed: %s", isSend ? "MPI_Isend" : "MPI_Irecv",
+                           length, isSend ? "to" : "from", peer, mpiErrorText(rc).c_str());
   }
   *transfer = std::move(result);
   return Status::ok();
 }
 
-Status MpiTransport::postRecv(void* buffer, size_t bytes, int peer, int tag,
+Status MpiTransport::postSend(const void* buffer, size_t bytes, int peer, int tag,
                               std::unique_ptr<Transfer>* transfer) {
-  auto result = std::make_unique<MpiTransfer>();
-  size_t pieces = messagePieceCount(bytes, maxMessageBytes_);
-  result->requests.resize(pieces, MPI_REQUEST_NULL);
-  char* bytePtr = static_cast<char*>(buffer);
-  for (size_t i = 0; i < pieces; ++i) {
-    size_t offset = i * maxMessageBytes_;
-    int length = static_cast<int>(std::min(maxMessageBytes_, bytes - offset));
-    int rc = MPI_Irecv(bytePtr + offset, length, MPI_BYTE, peer, tag, comm_, &result->requests[i]);
-    if (rc != MPI_SUCCESS)
-      return HETCCL_STATUS(Code::SystemError, "MPI_Irecv of %d bytes from rank %d failed: %s",
-                           length, peer, mpiErrorText(rc).c_str());
-  }
-  *transfer = std::move(result);
-  return Status::ok();
+  // MPI_Isend only reads the buffer; one posting routine serves both directions.
+  return postPieces(true, const_cast<char*>(static_cast<const char*>(buffer)), bytes, peer, tag, transfer);
+}
+
+Status MpiTransport::postRecv(void* buffer, size_t bytes, int peer, int tag, std::unique_ptr<Transfer>* transfer) {
+  return postPieces(false, static_cast<char*>(buffer), bytes, peer, tag, transfer);
 }
 
 }  // namespace hetccl

@@ -30,6 +30,7 @@ class MpiTransport : public Transport {
                   std::unique_ptr<Transfer>* transfer) override;
 
  private:
+  Status postPieces(bool isSend, char* buffer, size_t bytes, int peer, int tag, std::unique_ptr<Transfer>* transfer);
   MPI_Comm comm_;
   size_t maxMessageBytes_;
   int rank_ = 0, size_ = 1, maxTag_ = 32767;

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "core/status.h"
+#include "device/argument_checks.h"
 #include "device/device.h"
 #include "device/gpu/device_index.h"
 
@@ -194,7 +195,7 @@ class GpuDevice : public Device {
       return HETCCL_STATUS(Code::InvalidArgument, "copyAsync: null pointer for %zu bytes", bytes);
     // The host backend copies overlapping ranges like memmove; GPU copies leave them undefined,
     // so refuse rather than corrupt.
-    if (partiallyOverlap(dst, src, bytes))
+    if (rangesPartiallyOverlap(dst, src, bytes))
       return HETCCL_STATUS(Code::InvalidArgument, "copyAsync: overlapping ranges of %zu bytes",
                            bytes);
     HETCCL_TRY(makeCurrent<Api>(index_));
@@ -204,20 +205,8 @@ class GpuDevice : public Device {
   }
   Status reduceAsync(void* dst, const void* a, const void* b, size_t count, ElementType type,
                      ReduceOp op, StreamHandle stream) override {
-    if (!isValidElementType(static_cast<int>(type)))
-      return HETCCL_STATUS(Code::InvalidArgument, "reduceAsync: invalid type %d", int(type));
-    if (!isValidReduceOp(static_cast<int>(op)))
-      return HETCCL_STATUS(Code::InvalidArgument, "reduceAsync: invalid op %d", int(op));
+    HETCCL_TRY(checkReduceArguments(dst, a, b, count, type, op));
     if (count == 0) return Status::ok();
-    if (dst == nullptr || a == nullptr || b == nullptr)
-      return HETCCL_STATUS(Code::InvalidArgument, "reduceAsync: null pointer for %zu elements",
-                           count);
-    const size_t size = elementSize(type);
-    if (count > SIZE_MAX / size)
-      return HETCCL_STATUS(Code::InvalidArgument, "reduceAsync: %zu elements overflow", count);
-    if (partiallyOverlap(dst, a, count * size) || partiallyOverlap(dst, b, count * size))
-      return HETCCL_STATUS(Code::InvalidArgument,
-                           "reduceAsync: dst overlaps an input without being equal to it");
     HETCCL_TRY(makeCurrent<Api>(index_));
     HETCCL_GPU_TRY(Api::launchReduce(dst, a, b, count, type, op, maxBlocks_, asStream(stream)),
                    "launching the %s %s reduction of %zu elements", elementTypeName(type),
@@ -226,13 +215,8 @@ class GpuDevice : public Device {
   }
   Status divideAsync(void* dst, size_t count, ElementType type, uint64_t divisor,
                      StreamHandle stream) override {
-    if (!isValidElementType(static_cast<int>(type)))
-      return HETCCL_STATUS(Code::InvalidArgument, "divideAsync: invalid type %d", int(type));
-    if (divisor == 0) return HETCCL_STATUS(Code::InvalidArgument, "divideAsync: divisor 0");
+    HETCCL_TRY(checkDivideArguments(dst, count, type, divisor));
     if (count == 0 || divisor == 1) return Status::ok();
-    if (dst == nullptr)
-      return HETCCL_STATUS(Code::InvalidArgument, "divideAsync: null pointer for %zu elements",
-                           count);
     HETCCL_TRY(makeCurrent<Api>(index_));
     HETCCL_GPU_TRY(Api::launchDivide(dst, count, type, divisor, maxBlocks_, asStream(stream)),
                    "launching the %s division of %zu elements", elementTypeName(type), count);
@@ -252,11 +236,6 @@ class GpuDevice : public Device {
 
   static typename Api::Stream asStream(StreamHandle stream) {
     return static_cast<typename Api::Stream>(stream);
-  }
-  static bool partiallyOverlap(const void* x, const void* y, size_t bytes) {
-    const auto xBegin = reinterpret_cast<uintptr_t>(x);
-    const auto yBegin = reinterpret_cast<uintptr_t>(y);
-    return xBegin != yBegin && xBegin < yBegin + bytes && yBegin < xBegin + bytes;
   }
 
   int index_;

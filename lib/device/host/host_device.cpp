@@ -1,5 +1,7 @@
 #include "device/host/host_device.h"
 
+#include "device/argument_checks.h"
+
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -17,12 +19,6 @@ namespace {
 // exactly where adjacent heap blocks put them.
 constexpr size_t kCacheLine = 64;
 constexpr size_t kPage = 4096;
-
-bool rangesPartiallyOverlap(const void* x, const void* y, size_t bytes) {
-  const auto xBegin = reinterpret_cast<uintptr_t>(x);
-  const auto yBegin = reinterpret_cast<uintptr_t>(y);
-  return xBegin != yBegin && xBegin < yBegin + bytes && yBegin < xBegin + bytes;
-}
 
 }  // namespace
 
@@ -161,37 +157,20 @@ Status HostDevice::copyAsync(void* dst, const void* src, size_t bytes, StreamHan
 
 Status HostDevice::reduceAsync(void* dst, const void* a, const void* b, size_t count,
                                ElementType type, ReduceOp op, StreamHandle handle) {
-  if (!isValidElementType(static_cast<int>(type)))
-    return HETCCL_STATUS(Code::InvalidArgument, "reduceAsync: invalid type %d", int(type));
-  if (!isValidReduceOp(static_cast<int>(op)))
-    return HETCCL_STATUS(Code::InvalidArgument, "reduceAsync: invalid op %d", int(op));
+  HETCCL_TRY(checkReduceArguments(dst, a, b, count, type, op));
   HostStream* stream = nullptr;
   HETCCL_TRY(findStream(handle, &stream));
   if (count == 0) return Status::ok();
-  if (dst == nullptr || a == nullptr || b == nullptr)
-    return HETCCL_STATUS(Code::InvalidArgument, "reduceAsync: null pointer for %zu elements",
-                         count);
-  const size_t size = elementSize(type);
-  if (count > SIZE_MAX / size)
-    return HETCCL_STATUS(Code::InvalidArgument, "reduceAsync: %zu elements overflow", count);
-  if (rangesPartiallyOverlap(dst, a, count * size) || rangesPartiallyOverlap(dst, b, count * size))
-    return HETCCL_STATUS(Code::InvalidArgument,
-                         "reduceAsync: dst overlaps an input without being equal to it");
   stream->enqueue([=] { hostReduce(dst, a, b, count, type, op); });
   return Status::ok();
 }
 
 Status HostDevice::divideAsync(void* dst, size_t count, ElementType type, uint64_t divisor,
                                StreamHandle handle) {
-  if (!isValidElementType(static_cast<int>(type)))
-    return HETCCL_STATUS(Code::InvalidArgument, "divideAsync: invalid type %d", int(type));
-  if (divisor == 0) return HETCCL_STATUS(Code::InvalidArgument, "divideAsync: divisor 0");
+  HETCCL_TRY(checkDivideArguments(dst, count, type, divisor));
   HostStream* stream = nullptr;
   HETCCL_TRY(findStream(handle, &stream));
   if (count == 0 || divisor == 1) return Status::ok();
-  if (dst == nullptr)
-    return HETCCL_STATUS(Code::InvalidArgument, "divideAsync: null pointer for %zu elements",
-                         count);
   stream->enqueue([=] { hostDivide(dst, count, type, divisor); });
   return Status::ok();
 }
