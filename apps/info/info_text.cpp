@@ -1,4 +1,5 @@
 #include <algorithm>
+#include "common/text_format.h"
 #include <cstdarg>
 #include <cstdio>
 #include <utility>
@@ -10,15 +11,7 @@ namespace hetccl_info {
 
 namespace {
 
-std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
-std::string format(const char* fmt, ...) {
-  char buffer[512];
-  va_list args;
-  va_start(args, fmt);
-  std::vsnprintf(buffer, sizeof buffer, fmt, args);
-  va_end(args);
-  return buffer;
-}
+using hetccl_apps::format;
 
 std::string join(const std::vector<std::string>& items, const char* separator) {
   std::string text;

@@ -1,4 +1,5 @@
 #include "perf/report.h"
+#include "common/text_format.h"
 
 #include <cmath>
 #include <cstdarg>
@@ -10,15 +11,7 @@ namespace hetccl_perf {
 
 namespace {
 
-std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
-std::string format(const char* fmt, ...) {
-  char buffer[512];
-  va_list args;
-  va_start(args, fmt);
-  std::vsnprintf(buffer, sizeof buffer, fmt, args);
-  va_end(args);
-  return buffer;
-}
+using hetccl_apps::format;
 
 // Column widths of nccl-tests' table; the header lines use the same formats as the rows so
 // they stay aligned by construction.

@@ -1,4 +1,5 @@
 #include "train_report.h"
+#include "common/text_format.h"
 
 #include <cinttypes>
 #include <cmath>
@@ -9,15 +10,7 @@ namespace hetccl_train {
 
 namespace {
 
-std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
-std::string format(const char* fmt, ...) {
-  char buffer[512];
-  va_list args;
-  va_start(args, fmt);
-  std::vsnprintf(buffer, sizeof buffer, fmt, args);
-  va_end(args);
-  return buffer;
-}
+using hetccl_apps::format;
 
 }  // namespace
 
