@@ -21,6 +21,25 @@ size_t pipelineCount(const RankPlan& plan, size_t chunkElements) {
   return (largest + chunkElements - 1) / chunkElements;
 }
 
+size_t pipelineCount(const RankPlan& plan, const PlanPhase& phase, size_t chunkElements) {
+  size_t largest = 0;
+  for (size_t s = phase.firstStep; s < phase.endStep; ++s)
+    for (const Op& op : plan.steps[s].ops) largest = std::max({largest, op.src.count, op.dst.count});
+  return (largest + chunkElements - 1) / chunkElements;
+}
+
+std::vector<PlanPhase> planPhases(const RankPlan& plan) {
+  std::vector<PlanPhase> phases;
+  for (size_t s = 0; s < plan.steps.size(); ++s) {
+    const bool island = isIslandStep(plan.steps[s]);
+    if (island || phases.empty() || phases.back().island)
+      phases.push_back(PlanPhase{s, s + 1, island});
+    else
+      phases.back().endStep = s + 1;
+  }
+  return phases;
+}
+
 void sliceStep(const Step& step, size_t index, size_t chunkElements, std::vector<Op>* ops) {
   ops->clear();
   for (const Op& op : step.ops) {

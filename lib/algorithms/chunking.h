@@ -10,10 +10,23 @@
 
 namespace hetccl {
 
+// Island-collective steps (plan.h) are the exception: the vendor library's calls must come in
+// the same order on every member of the island, which pipelines advancing at the network's
+// pace would not keep.  A plan is therefore run as phases: runs of ordinary steps, each
+// pipelined on its own, and island steps, each run whole, in plan order.  Pipeline m of one
+// phase still touches chunk m of every region, so messages between a rank that has island
+// steps and one that has none line up exactly as between two pipelined ranks.
+struct PlanPhase {
+  size_t firstStep = 0, endStep = 0;
+  bool island = false;
+};
+std::vector<PlanPhase> planPhases(const RankPlan& plan);
+
 // Chunk `index` of `region` (count 0 when the region is shorter).
 Region chunkOf(const Region& region, size_t index, size_t chunkElements);
-// Number of pipelines needed for `plan`.
+// Number of pipelines needed for `plan`, or for one ordinary phase of it.
 size_t pipelineCount(const RankPlan& plan, size_t chunkElements);
+size_t pipelineCount(const RankPlan& plan, const PlanPhase& phase, size_t chunkElements);
 // The ops of `step` restricted to chunk `index`; empty chunks are dropped (consistently on
 // both ends of a transfer, which compute the same region lengths).
 void sliceStep(const Step& step, size_t index, size_t chunkElements, std::vector<Op>* ops);

@@ -33,7 +33,10 @@ struct OpCost {
   OpKind kind;
   bool crossIsland;
   size_t count;
-  bool operator==(const OpCost& o) const { return kind == o.kind && crossIsland == o.crossIsland && count == o.count; }
+  int islandSize;  // island collectives: the members taking part
+  bool operator==(const OpCost& o) const {
+    return kind == o.kind && crossIsland == o.crossIsland && count == o.count && islandSize == o.islandSize;
+  }
 };
 
 // The sampled ranks' plans reduced to what the cost model reads, so that they are built once
@@ -48,7 +51,8 @@ struct PlanSummary {
   struct Rank {
     std::vector<OpCost> ops;
     std::vector<StepRun> runs;
-    size_t largestOp = 0;  // largestOpCount of the plan
+    std::vector<OpCost> islandOps;  // run whole, between the pipelined phases
+    size_t largestOp = 0;  // largestOpCount of the plan's pipelined steps
   };
   std::vector<Rank> ranks;
   size_t steps = 0;  // of the longest plan
@@ -62,12 +66,17 @@ PlanSummary summarize(const CostQuery& query) {
   for (int rank : sampledRanks(topology)) {
     const RankPlan plan = buildPlan(query.algorithm, query.request, rank);
     PlanSummary::Rank costs;
-    costs.largestOp = largestOpCount(plan);
+    const int islandSize = topology.islandSize(topology.islandOf[rank]);
     for (size_t s = 0; s < plan.steps.size(); ++s) {
+      if (isIslandStep(plan.steps[s])) {
+        for (const Op& op : plan.steps[s].ops) costs.islandOps.push_back(OpCost{op.kind, false, op.dst.count, islandSize});
+        continue;
+      }
       const uint32_t begin = static_cast<uint32_t>(costs.ops.size());
       for (const Op& op : plan.steps[s].ops) {
+        costs.largestOp = std::max({costs.largestOp, op.src.count, op.dst.count});
         bool cross = op.peer >= 0 && topology.islandOf[op.peer] != topology.islandOf[rank];
-        costs.ops.push_back(OpCost{op.kind, cross, op.kind == OpKind::Send ? op.src.count : op.dst.count});
+        costs.ops.push_back(OpCost{op.kind, cross, op.kind == OpKind::Send ? op.src.count : op.dst.count, 0});
       }
       PlanSummary::StepRun* last = costs.runs.empty() ? nullptr : &costs.runs.back();
       if (last && std::equal(costs.ops.begin() + last->opsBegin, costs.ops.begin() + last->opsEnd,
@@ -93,16 +102,17 @@ struct PlanKey {
   int nranks, root;
   bool inPlace, average;
   std::vector<int> islandOf, indexInIsland;
+  std::vector<bool> islandLibrary;
 
   explicit PlanKey(const CostQuery& query)
       : algorithm(query.algorithm), collective(query.request.collective), count(query.request.count),
         nranks(query.request.nranks), root(query.request.root), inPlace(query.request.inPlace),
         average(query.request.average), islandOf(query.request.topology->islandOf),
-        indexInIsland(query.request.topology->indexInIsland) {}
+        indexInIsland(query.request.topology->indexInIsland), islandLibrary(query.request.topology->islandLibrary) {}
   bool operator==(const PlanKey& o) const {
     return algorithm == o.algorithm && collective == o.collective && count == o.count && nranks == o.nranks &&
            root == o.root && inPlace == o.inPlace && average == o.average && islandOf == o.islandOf &&
-           indexInIsland == o.indexInIsland;
+           indexInIsland == o.indexInIsland && islandLibrary == o.islandLibrary;
   }
 };
 
@@ -167,6 +177,10 @@ StepCost stepCost(const OpCost* begin, const OpCost* end, size_t chunkElements, 
       case OpKind::Reduce: reduced += bytes; break;
       case OpKind::Copy: copied += bytes; break;
       case OpKind::Divide: copied += bytes; break;
+      case OpKind::IslandReduceScatter:
+      case OpKind::IslandReduce:
+      case OpKind::IslandAllGather:
+      case OpKind::IslandBroadcast: break;  // never pipelined: see islandSeconds
     }
   }
   const LinkCost* links[2] = {&parameters.intraIsland, &parameters.interIsland};
@@ -182,16 +196,45 @@ StepCost stepCost(const OpCost* begin, const OpCost* end, size_t chunkElements, 
   return cost;
 }
 
+// An island collective as a vendor library's ring runs it over the island's links: g - 1
+// rounds each moving (and, for a reduce-scatter, reducing) one block; the reduce or broadcast
+// of the few elements left over, a tree's log2(g) hops.
+double islandSeconds(const OpCost& op, size_t elementSize, const CostParameters& parameters) {
+  const LinkCost& link = parameters.intraIsland;
+  const double g = op.islandSize;
+  double block = static_cast<double>(op.count * elementSize);
+  switch (op.kind) {
+    case OpKind::IslandReduceScatter:
+      return parameters.stepOverhead + (g - 1) * (link.alpha + block * (link.beta + parameters.gamma));
+    case OpKind::IslandAllGather:
+      block /= g;  // the op's count is the gathered whole
+      return parameters.stepOverhead + (g - 1) * (link.alpha + block * link.beta);
+    case OpKind::IslandReduce:
+      return parameters.stepOverhead + std::ceil(std::log2(g)) * (link.alpha + block * (link.beta + parameters.gamma));
+    case OpKind::IslandBroadcast:
+      return parameters.stepOverhead + std::ceil(std::log2(g)) * (link.alpha + block * link.beta);
+    default:
+      return 0;
+  }
+}
+
 }  // namespace
 
 double predictSeconds(const CostQuery& query, const CostParameters& parameters) {
   thread_local SummaryMemo memo;
   const std::shared_ptr<const PlanSummary> summary = memo.get(query);
   const size_t chunkElements = std::max<size_t>(1, query.chunkBytes / query.elementSize);
+  // Island collectives run whole, outside the pipelines: the slowest island's add up.
+  double islandTime = 0;
+  for (const PlanSummary::Rank& rank : summary->ranks) {
+    double mine = 0;
+    for (const OpCost& op : rank.islandOps) mine += islandSeconds(op, query.elementSize, parameters);
+    islandTime = std::max(islandTime, mine);
+  }
   size_t pipelines = 0;
   for (const PlanSummary::Rank& rank : summary->ranks)
     pipelines = std::max(pipelines, (rank.largestOp + chunkElements - 1) / chunkElements);
-  if (pipelines == 0) return parameters.stepOverhead;
+  if (pipelines == 0) return parameters.stepOverhead + islandTime;
   // Costs of the first (full-size) pipeline; later pipelines are the same or smaller.
   std::vector<double> stepTime(summary->steps, 0.0);
   double busiest = 0;  // the most any one resource of any rank is busy per pipeline
@@ -217,7 +260,7 @@ double predictSeconds(const CostQuery& query, const CostParameters& parameters) 
   // never rests once the first pipeline has filled the plan (throughput bound).
   const double depth = std::max(1, std::min<int>(query.pipelineDepth, static_cast<int>(pipelines)));
   const double m = static_cast<double>(pipelines);
-  return std::max(std::ceil(m / depth) * latency, latency + (m - 1) * busiest);
+  return islandTime + std::max(std::ceil(m / depth) * latency, latency + (m - 1) * busiest);
 }
 
 }  // namespace hetccl

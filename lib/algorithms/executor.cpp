@@ -7,18 +7,6 @@
 
 namespace hetccl {
 
-namespace {
-
-size_t maxReceiveReducesPerStep(const RankPlan& plan) {
-  size_t most = 0;
-  for (const Step& step : plan.steps)
-    most = std::max<size_t>(most, std::count_if(step.ops.begin(), step.ops.end(),
-                                                [](const Op& op) { return op.kind == OpKind::RecvReduce; }));
-  return most;
-}
-
-}  // namespace
-
 // A transfer in flight, with what to do once it lands.
 struct PendingTransfer {
   std::unique_ptr<Transfer> transfer;
@@ -66,19 +54,41 @@ Status Executor::run(const RankPlan& plan, const PlanBuffers& buffers, ElementTy
   op_ = op;
   elementSize_ = elementSize(type);
   chunkElements_ = std::max<size_t>(1, settings.chunkBytes / elementSize_);
-  const size_t pipelines = pipelineCount(plan, chunkElements_);
-  if (pipelines == 0) return Status::ok();
-  const int depth = static_cast<int>(std::min<size_t>(
-      pipelines, static_cast<size_t>(std::clamp(settings.pipelineDepth, 1, kMaxPipelineDepth))));
+  pipelineDepth_ = std::clamp(settings.pipelineDepth, 1, kMaxPipelineDepth);
   tag_ = tagBase;
+  for (const PlanPhase& phase : planPhases(plan)) {
+    if (phase.island) HETCCL_TRY(runIslandStep(plan.steps[phase.firstStep]));
+    else HETCCL_TRY(runPipelined(plan, phase));
+  }
+  return device_.synchronizeStream(stream_);
+}
 
-  stagingPerSlot_ = maxReceiveReducesPerStep(plan) * chunkElements_ * elementSize_;
+// The vendor library's calls, in plan order; the next phase's sends read what they wrote, so
+// the stream is drained before it starts.
+Status Executor::runIslandStep(const Step& step) {
+  if (!island_) return HETCCL_STATUS(Code::InternalError, "a plan has island-collective steps but the rank has no island library");
+  auto at = [&](const Region& region) { return (*buffers_)[region.buffer] + region.offset * elementSize_; };
+  for (const Op& op : step.ops) HETCCL_TRY(island_->enqueue(op, at(op.src), at(op.dst), type_, op_, stream_));
+  return device_.synchronizeStream(stream_);
+}
+
+Status Executor::runPipelined(const RankPlan& plan, const PlanPhase& phase) {
+  const size_t pipelines = pipelineCount(plan, phase, chunkElements_);
+  if (pipelines == 0) return Status::ok();
+  const int depth = static_cast<int>(std::min<size_t>(pipelines, static_cast<size_t>(pipelineDepth_)));
+  phaseEnd_ = phase.endStep;
+  size_t receiveReduces = 0;
+  for (size_t s = phase.firstStep; s < phase.endStep; ++s)
+    receiveReduces = std::max<size_t>(receiveReduces, std::count_if(plan.steps[s].ops.begin(), plan.steps[s].ops.end(),
+                                                                    [](const Op& op) { return op.kind == OpKind::RecvReduce; }));
+  stagingPerSlot_ = receiveReduces * chunkElements_ * elementSize_;
   HETCCL_TRY(ensureStaging(stagingPerSlot_ * depth));
 
   std::vector<Slot> slots(depth);
   for (int i = 0; i < depth; ++i) {
     slots[i].index = i;
     slots[i].pipeline = i;
+    slots[i].step = phase.firstStep;
     slots[i].active = true;
     HETCCL_TRY(startStep(slots[i], plan));
   }
@@ -91,7 +101,7 @@ Status Executor::run(const RankPlan& plan, const PlanBuffers& buffers, ElementTy
       if (slot.active) anyActive = true;
       if (!slot.active && slot.pipeline + depth < pipelines) {
         slot.pipeline += depth;
-        slot.step = 0;
+        slot.step = phase.firstStep;
         slot.active = true;
         anyActive = true;
         HETCCL_TRY(startStep(slot, plan));
@@ -100,7 +110,7 @@ Status Executor::run(const RankPlan& plan, const PlanBuffers& buffers, ElementTy
     // Ranks may outnumber cores (oversubscribed tests): let the others run.
     if (anyActive && !progressed) std::this_thread::yield();
   }
-  return device_.synchronizeStream(stream_);
+  return Status::ok();
 }
 
 // Enqueues the step's local work, posts its transfers.  Empty steps (this pipeline's chunk
@@ -108,11 +118,11 @@ Status Executor::run(const RankPlan& plan, const PlanBuffers& buffers, ElementTy
 Status Executor::startStep(Slot& slot, const RankPlan& plan) {
   const PlanBuffers& buffers = *buffers_;
   auto at = [&](const Region& region) { return buffers[region.buffer] + region.offset * elementSize_; };
-  for (; slot.step < plan.steps.size(); ++slot.step) {
+  for (; slot.step < phaseEnd_; ++slot.step) {
     sliceStep(plan.steps[slot.step], slot.pipeline, chunkElements_, &slot.ops);
     if (!slot.ops.empty()) break;
   }
-  if (slot.step == plan.steps.size()) {
+  if (slot.step == phaseEnd_) {
     slot.active = false;
     return Status::ok();
   }
@@ -134,6 +144,11 @@ Status Executor::startStep(Slot& slot, const RankPlan& plan) {
         HETCCL_TRY(device_.divideAsync(at(op.dst), op.dst.count, type_, plan.divisor, stream_));
         slot.deviceWorkEnqueued = true;
         break;
+      case OpKind::IslandReduceScatter:
+      case OpKind::IslandReduce:
+      case OpKind::IslandAllGather:
+      case OpKind::IslandBroadcast:
+        return HETCCL_STATUS(Code::InternalError, "island-collective op inside a pipelined step");
       case OpKind::Send: {
         PendingTransfer pending;
         HETCCL_TRY(transport_.postSend(at(op.src), bytes, op.peer, tag_ + slot.index, &pending.transfer));

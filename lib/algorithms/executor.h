@@ -9,6 +9,8 @@
 #include <memory>
 #include <vector>
 
+#include "algorithms/chunking.h"
+#include "algorithms/island_collectives.h"
 #include "algorithms/plan.h"
 #include "core/status.h"
 #include "device/device.h"
@@ -34,6 +36,10 @@ class Executor {
   Executor(const Executor&) = delete;
   Executor& operator=(const Executor&) = delete;
 
+  // Where the plan's island-collective steps go; nullptr when the rank's island has no
+  // vendor library (its plans then hold no such steps).
+  void setIslandCollectives(IslandCollectives* island) { island_ = island; }
+
   // Pipeline slot i uses tag `tagBase + i` (tags tagBase .. tagBase + kMaxPipelineDepth - 1
   // belong to this run).  For point-to-point plans pass ElementType::Uint8 (regions in bytes).
   Status run(const RankPlan& plan, const PlanBuffers& buffers, ElementType type, ReduceOp op,
@@ -41,6 +47,8 @@ class Executor {
 
  private:
   struct Slot;
+  Status runPipelined(const RankPlan& plan, const PlanPhase& phase);
+  Status runIslandStep(const Step& step);
   Status ensureStaging(size_t bytes);
   Status startStep(Slot& slot, const RankPlan& plan);
   Status pollSlot(Slot& slot, const RankPlan& plan, bool* progressed);
@@ -48,6 +56,7 @@ class Executor {
   Device& device_;
   Transport& transport_;
   StreamHandle stream_;
+  IslandCollectives* island_ = nullptr;
   char* staging_ = nullptr;
   size_t stagingBytes_ = 0;
   // Per-run context, set by run().
@@ -58,6 +67,8 @@ class Executor {
   size_t chunkElements_ = 1;
   size_t stagingPerSlot_ = 0;
   int tag_ = 0;
+  int pipelineDepth_ = 1;
+  size_t phaseEnd_ = 0;  // the step after the phase being run
 };
 
 }  // namespace hetccl

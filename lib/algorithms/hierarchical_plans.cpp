@@ -26,6 +26,36 @@ const TopologyView& topologyOf(const PlanRequest& request, TopologyView& fallbac
   return fallback;
 }
 
+// How an island cuts [0, n) into one shard per member.  hetccl's own ring gives the first
+// n % g members one element more; a vendor library's reduce-scatter takes equal blocks of
+// q = n / g, so there the last member's shard also holds the n % g elements left over (the
+// island's vendor steps reduce and broadcast those separately).
+struct IslandShards {
+  size_t n;
+  int g;
+  bool vendor;
+  size_t begin(int k) const {
+    if (!vendor) return blockBegin(n, g, k);
+    return k == g ? n : static_cast<size_t>(k) * (n / g);
+  }
+  size_t count(int k) const { return begin(k + 1) - begin(k); }
+  int indexOf(size_t element) const {
+    if (!vendor) return blockIndexOf(n, g, element);
+    const size_t q = n / g;
+    return q == 0 ? g - 1 : static_cast<int>(std::min<size_t>(element / q, static_cast<size_t>(g - 1)));
+  }
+  size_t largest() const { return vendor ? count(g - 1) : count(0); }
+};
+
+// Whether `island`'s collective steps go to its vendor library (one-rank islands need none).
+bool usesVendorSteps(const TopologyView& topology, int island) {
+  return topology.hasIslandLibrary(island) && topology.islandSize(island) > 1;
+}
+
+IslandShards shardsOf(const TopologyView& topology, int island, size_t n) {
+  return IslandShards{n, topology.islandSize(island), usesVendorSteps(topology, island)};
+}
+
 // The buffer [0, n) as the all-reduce sees it: shards per island, segments, atoms.
 class AllReduceLayout {
  public:
@@ -35,8 +65,8 @@ class AllReduceLayout {
     boundaries_ = {0};
     for (int island = 0; island < topology.islandCount(); ++island) {
       const size_t middle = boundaries_.size();
-      for (int k = 0; k < topology.islandSize(island); ++k)
-        boundaries_.push_back(blockBegin(n, topology.islandSize(island), k));
+      const IslandShards shards = shardsOf(topology, island, n);
+      for (int k = 0; k < topology.islandSize(island); ++k) boundaries_.push_back(shards.begin(k));
       std::inplace_merge(boundaries_.begin(), boundaries_.begin() + middle, boundaries_.end());
     }
     boundaries_.push_back(n);
@@ -46,10 +76,11 @@ class AllReduceLayout {
     shardFirstSegment_.resize(topology.islandCount());
     for (int island = 0; island < topology.islandCount(); ++island) {
       const int g = topology.islandSize(island);
+      const IslandShards shards = shardsOf(topology, island, n);
       size_t segment = 0;
       shardFirstSegment_[island].reserve(g + 1);
       for (int k = 0; k <= g; ++k) {
-        const size_t begin = blockBegin(n, g, k);
+        const size_t begin = shards.begin(k);
         while (boundaries_[segment] < begin) ++segment;
         shardFirstSegment_[island].push_back(static_cast<int>(segment));
       }
@@ -80,13 +111,13 @@ class AllReduceLayout {
   }
   // The rank of `island` whose shard holds `segment`.
   int owner(int island, int segment) const {
-    int k = blockIndexOf(n_, topology_.islandSize(island), boundaries_[segment]);
+    int k = shardsOf(topology_, island, n_).indexOf(boundaries_[segment]);
     return topology_.members[island][k];
   }
-  size_t shardBegin(int island, int k) const { return blockBegin(n_, topology_.islandSize(island), k); }
+  size_t shardBegin(int island, int k) const { return shardsOf(topology_, island, n_).begin(k); }
   size_t largestShard() const {
     size_t largest = 0;
-    for (int island = 0; island < islands(); ++island) largest = std::max(largest, blockCount(n_, topology_.islandSize(island), 0));
+    for (int island = 0; island < islands(); ++island) largest = std::max(largest, shardsOf(topology_, island, n_).largest());
     return largest;
   }
 
@@ -121,6 +152,26 @@ void addIslandReduceScatter(RankPlan& plan, const PlanRequest& request, const Al
     });
     pushIfAny(plan, step);
   }
+}
+
+// The same through the island's vendor library: one reduce-scatter of equal blocks, and the
+// elements left over reduced onto the last member (see IslandShards).
+void addVendorIslandReduceScatter(RankPlan& plan, const PlanRequest& request, const TopologyView& topology, int rank) {
+  const int g = topology.islandSize(topology.islandOf[rank]), k = topology.indexInIsland[rank];
+  const size_t n = request.count, q = n / g, blocks = q * g, tail = n - blocks;
+  Step step;
+  addOp(step, Op{OpKind::IslandReduceScatter, -1, Region{kInputBuffer, 0, blocks}, Region{kOutputBuffer, k * q, q}});
+  addOp(step, Op{OpKind::IslandReduce, g - 1, Region{kInputBuffer, blocks, tail}, Region{kOutputBuffer, blocks, tail}});
+  pushIfAny(plan, step);
+}
+
+void addVendorIslandAllGather(RankPlan& plan, const PlanRequest& request, const TopologyView& topology, int rank) {
+  const int g = topology.islandSize(topology.islandOf[rank]), k = topology.indexInIsland[rank];
+  const size_t n = request.count, q = n / g, blocks = q * g, tail = n - blocks;
+  Step step;
+  addOp(step, Op{OpKind::IslandAllGather, -1, Region{kOutputBuffer, k * q, q}, Region{kOutputBuffer, 0, blocks}});
+  addOp(step, Op{OpKind::IslandBroadcast, g - 1, Region{kOutputBuffer, blocks, tail}, Region{kOutputBuffer, blocks, tail}});
+  pushIfAny(plan, step);
 }
 
 void addIslandAllGather(RankPlan& plan, const AllReduceLayout& layout, const TopologyView& topology, int rank) {
@@ -212,7 +263,9 @@ RankPlan buildIslandAllReduce(const PlanRequest& request, int rank, const char* 
   TopologyView fallback;
   const TopologyView& topology = topologyOf(request, fallback);
   AllReduceLayout layout(topology, request.count);
-  addIslandReduceScatter(plan, request, layout, topology, rank);
+  const bool vendorSteps = usesVendorSteps(topology, topology.islandOf[rank]);
+  if (vendorSteps) addVendorIslandReduceScatter(plan, request, topology, rank);
+  else addIslandReduceScatter(plan, request, layout, topology, rank);
   if (topology.islandCount() > 1) {
     addCrossIslandAllReduce(plan, request, layout, topology, rank, method);
   } else if (request.average && request.nranks > 1) {
@@ -221,7 +274,8 @@ RankPlan buildIslandAllReduce(const PlanRequest& request, int rank, const char* 
                               [&](const Region& a) { addOp(divide, Op{OpKind::Divide, -1, {}, a}); });
     pushIfAny(plan, divide);
   }
-  addIslandAllGather(plan, layout, topology, rank);
+  if (vendorSteps) addVendorIslandAllGather(plan, request, topology, rank);
+  else addIslandAllGather(plan, layout, topology, rank);
   return plan;
 }
 

@@ -13,9 +13,20 @@ const char* opKindName(OpKind kind) {
     case OpKind::Copy: return "copy";
     case OpKind::Reduce: return "reduce";
     case OpKind::Divide: return "divide";
+    case OpKind::IslandReduceScatter: return "island-reduce-scatter";
+    case OpKind::IslandReduce: return "island-reduce";
+    case OpKind::IslandAllGather: return "island-all-gather";
+    case OpKind::IslandBroadcast: return "island-broadcast";
   }
   return "?";
 }
+
+bool isIslandOp(OpKind kind) {
+  return kind == OpKind::IslandReduceScatter || kind == OpKind::IslandReduce || kind == OpKind::IslandAllGather ||
+         kind == OpKind::IslandBroadcast;
+}
+
+bool isIslandStep(const Step& step) { return !step.ops.empty() && isIslandOp(step.ops.front().kind); }
 
 const char* collectiveName(Collective c) {
   switch (c) {
@@ -86,7 +97,7 @@ std::string describePlan(const RankPlan& plan) {
       if (op.peer >= 0) out << "(" << op.peer << ")";
       out << " ";
       if (op.kind == OpKind::Send || op.kind == OpKind::RecvReduce || op.kind == OpKind::Copy ||
-          op.kind == OpKind::Reduce) {
+          op.kind == OpKind::Reduce || isIslandOp(op.kind)) {
         describeRegion(out, op.src);
         if (op.kind != OpKind::Send) out << "->";
       }

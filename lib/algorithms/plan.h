@@ -32,8 +32,18 @@ enum class OpKind : uint8_t {
   Copy,        // dst = src (local)
   Reduce,      // dst = dst (op) src (local)
   Divide,      // dst = dst / divisor (the end of an average)
+  // Island collectives: every member of the rank's island runs the same ones, in the same
+  // order, through the island's vendor library (NCCL, RCCL).  A step holding them holds
+  // nothing else and is never cut into chunks: the executor runs it whole, between the
+  // pipelined phases before and after it (see chunking.h).  `peer` is a root's index in the
+  // island.  Reductions sum an average; the plan's Divide ops finish it.
+  IslandReduceScatter,  // dst (q elements) = block `index in island` of src (g * q), summed over the island
+  IslandReduce,         // on the root only: dst = src summed over the island
+  IslandAllGather,      // dst (g * q elements) = every member's src (q), in island order
+  IslandBroadcast,      // dst = the root's src
 };
 const char* opKindName(OpKind kind);
+bool isIslandOp(OpKind kind);
 
 struct Op {
   OpKind kind = OpKind::Copy;
@@ -48,6 +58,8 @@ struct Op {
 struct Step {
   std::vector<Op> ops;
 };
+// Whether a step is an island-collective step (its ops are island collectives).
+bool isIslandStep(const Step& step);
 
 enum class Collective : uint8_t {
   AllReduce, ReduceScatter, AllGather, Broadcast, Reduce, AlltoAll, SendRecv,

@@ -14,10 +14,16 @@ struct TopologyView {
   std::vector<int> islandOf;              // rank -> island index
   std::vector<int> indexInIsland;         // rank -> position among its island's ranks
   std::vector<std::vector<int>> members;  // island -> its ranks, ascending
+  // island -> its vendor library runs the island's collective steps (NCCL, RCCL); empty
+  // means none does.  Such an island cuts buffers the vendor's way (see islandShards).
+  std::vector<bool> islandLibrary;
 
   int islandCount() const { return static_cast<int>(members.size()); }
   int islandSize(int island) const { return static_cast<int>(members[island].size()); }
   bool equalIslands() const;
+  bool hasIslandLibrary(int island) const {
+    return island < static_cast<int>(islandLibrary.size()) && islandLibrary[island];
+  }
   // "2+2", "3+1 interleaved", ... for logs and test names.
   std::string describe() const;
 

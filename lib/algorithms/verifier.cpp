@@ -73,6 +73,29 @@ class Simulation {
       for (int r = 0; r < p_; ++r) {
         if (position[r] >= work_[r].size()) continue;
         const std::vector<Op>& ops = work_[r][position[r]];
+        if (!ops.empty() && isIslandOp(ops.front().kind)) {
+          // An island collective: it runs once every member of the island has reached it.
+          if (!posted[r]) {
+            if (!checkHazards(r, ops)) return result_;
+            posted[r] = true;
+            progress = true;
+          }
+          const std::vector<int>& members = islandMembers(r);
+          bool allArrived = std::all_of(members.begin(), members.end(), [&](int m) {
+            return posted[m] && position[m] < work_[m].size() && !work_[m][position[m]].empty() &&
+                   isIslandOp(work_[m][position[m]].front().kind);
+          });
+          if (!allArrived) continue;
+          std::vector<const std::vector<Op>*> steps;
+          for (int m : members) steps.push_back(&work_[m][position[m]]);
+          if (!runIslandStep(members, steps)) return result_;
+          for (int m : members) {
+            posted[m] = false;
+            ++position[m];
+          }
+          progress = true;
+          continue;
+        }
         if (!posted[r]) {
           if (!checkHazards(r, ops)) return result_;
           if (!postStep(r, ops, pendingSends[r], pendingRecvs[r])) return result_;
@@ -146,31 +169,98 @@ class Simulation {
     return true;
   }
 
+  // The steps a rank runs, in order, as the executor with one slot would: phase by phase,
+  // each ordinary phase cut into pipelines run one after another, island steps whole.
   std::vector<std::vector<Op>> flatten(const RankPlan& plan, const VerifyOptions& options) const {
     std::vector<std::vector<Op>> steps;
     if (options.chunkElements == 0) {
       for (const Step& step : plan.steps) steps.push_back(step.ops);
       return steps;
     }
-    // Pipelines run one after another; their count must be the same on every rank for the
-    // order of messages to line up, so take the job-wide maximum.
-    size_t pipelines = 0;
-    for (const RankPlan& other : plans_) pipelines = std::max(pipelines, pipelineCount(other, options.chunkElements));
-    for (size_t i = 0; i < pipelines; ++i) {
-      size_t m = options.reversePipelines ? pipelines - 1 - i : i;
-      for (const Step& step : plan.steps) {
-        std::vector<Op> ops;
-        sliceStep(step, m, options.chunkElements, &ops);
-        if (!ops.empty()) steps.push_back(ops);
+    for (const PlanPhase& phase : planPhases(plan)) {
+      if (phase.island) {
+        steps.push_back(plan.steps[phase.firstStep].ops);
+        continue;
+      }
+      const size_t pipelines = pipelineCount(plan, phase, options.chunkElements);
+      for (size_t i = 0; i < pipelines; ++i) {
+        size_t m = options.reversePipelines ? pipelines - 1 - i : i;
+        for (size_t s = phase.firstStep; s < phase.endStep; ++s) {
+          std::vector<Op> ops;
+          sliceStep(plan.steps[s], m, options.chunkElements, &ops);
+          if (!ops.empty()) steps.push_back(ops);
+        }
       }
     }
     return steps;
+  }
+
+  const std::vector<int>& islandMembers(int rank) {
+    if (!request_.topology) {
+      if (allRanks_.empty())
+        for (int r = 0; r < p_; ++r) allRanks_.push_back(r);
+      return allRanks_;
+    }
+    return request_.topology->members[request_.topology->islandOf[rank]];
+  }
+
+  // Runs one island-collective step of every member at once (they have all reached it):
+  // checks that the members called the same collectives with matching sizes and roots, then
+  // applies them, every source read before any destination is written.
+  bool runIslandStep(const std::vector<int>& members, const std::vector<const std::vector<Op>*>& steps) {
+    const int g = static_cast<int>(members.size());
+    const std::vector<Op>& reference = *steps[0];
+    for (int i = 0; i < g; ++i) {
+      const std::vector<Op>& ops = *steps[i];
+      bool same = ops.size() == reference.size();
+      for (size_t o = 0; same && o < ops.size(); ++o)
+        same = ops[o].kind == reference[o].kind && ops[o].peer == reference[o].peer &&
+               ops[o].src.count == reference[o].src.count && ops[o].dst.count == reference[o].dst.count;
+      if (!same) return failAt(members[i], "its island-collective step differs from rank " + std::to_string(members[0]) + "'s");
+    }
+    for (size_t o = 0; o < reference.size(); ++o) {
+      const Op& op = reference[o];
+      const bool gathers = op.kind == OpKind::IslandAllGather, scatters = op.kind == OpKind::IslandReduceScatter;
+      const size_t expected = gathers ? op.src.count * g : scatters ? op.dst.count * g : op.src.count;
+      if ((gathers ? op.dst.count : op.src.count) != expected ||
+          ((op.kind == OpKind::IslandReduce || op.kind == OpKind::IslandBroadcast) && (op.peer < 0 || op.peer >= g)))
+        return failAt(members[0], std::string(opKindName(op.kind)) + " has sizes or a root that do not fit an island of " +
+                                      std::to_string(g));
+      std::vector<std::vector<Symbol>> sources(g);
+      for (int i = 0; i < g; ++i) {
+        const Op& mine = (*steps[i])[o];
+        for (size_t e = 0; e < mine.src.count; ++e) sources[i].push_back(*cellIn(memories_[members[i]], mine.src.buffer, mine.src.offset + e));
+      }
+      for (int i = 0; i < g; ++i) {
+        const Op& mine = (*steps[i])[o];
+        RankMemory& memory = memories_[members[i]];
+        for (size_t e = 0; e < mine.dst.count; ++e) {
+          Symbol value;
+          if (op.kind == OpKind::IslandAllGather) {
+            value = sources[e / op.src.count][e % op.src.count];
+          } else if (op.kind == OpKind::IslandBroadcast) {
+            value = sources[op.peer][e];
+          } else {
+            if (op.kind == OpKind::IslandReduce && i != op.peer) break;  // only the root receives
+            const size_t from = op.kind == OpKind::IslandReduceScatter ? i * op.dst.count + e : e;
+            value = sources[0][from];
+            for (int j = 1; j < g; ++j) value = combine(value, sources[j][from]);
+          }
+          if (value.garbage) return failAt(members[i], std::string(opKindName(op.kind)) + " uses an element that was never written");
+          *cellIn(memory, mine.dst.buffer, mine.dst.offset + e) = std::move(value);
+        }
+      }
+    }
+    return true;
   }
 
   bool checkHazards(int rank, const std::vector<Op>& ops) {
     RankMemory& m = memories_[rank];
     struct Access { size_t op; bool write; CellRange range; };
     std::vector<Access> accesses;
+    const bool island = !ops.empty() && isIslandOp(ops.front().kind);
+    for (const Op& op : ops)
+      if (isIslandOp(op.kind) != island) return failAt(rank, "a step mixes island collectives with other ops");
     for (size_t i = 0; i < ops.size(); ++i) {
       const Op& op = ops[i];
       auto add = [&](const Region& region, bool write) {
@@ -181,7 +271,7 @@ class Simulation {
       };
       bool inBounds = true;
       if (op.kind == OpKind::Send || op.kind == OpKind::RecvReduce || op.kind == OpKind::Copy ||
-          op.kind == OpKind::Reduce)
+          op.kind == OpKind::Reduce || island)
         inBounds &= add(op.src, false);
       if (op.kind != OpKind::Send) inBounds &= add(op.dst, true);
       if (!inBounds) return failAt(rank, "an op reaches outside its buffer");
@@ -348,6 +438,7 @@ class Simulation {
   std::vector<RankMemory> memories_;
   std::vector<std::vector<std::vector<Op>>> work_;
   std::vector<std::deque<Message>> channels_;  // index sender * p + receiver
+  std::vector<int> allRanks_;  // the one island when the request names no topology
   VerifyResult result_;
 };
 
