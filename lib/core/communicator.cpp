@@ -62,6 +62,7 @@ Status connect(hetcclComm& comm) {
   RankDescriptor mine;
   HETCCL_TRY(describeThisRank(deviceKindName(comm.device->kind()), comm.device->description(), &mine));
   HETCCL_TRY(discoverTopology(comm.mpiComm, mine, &comm.topology));
+  HETCCL_TRY(IslandLibrary::connect(comm, &comm.islandLibrary));
   if (const char* links = std::getenv("HETCCL_EMULATE_LINKS"); links && *links)
     HETCCL_TRY(parseEmulatedLinks(links, &comm.emulatedLinks));
   HETCCL_TRY(chooseLinkParameters(comm.mpiComm, comm.topology, comm.emulatedLinks, &comm.links));
@@ -126,18 +127,22 @@ Status createCommunicator(MPI_Comm userComm, const hetcclConfig_t* config, hetcc
   Status status = connect(*comm);
   if (status.isOk()) status = device->createStream(&comm->stream);
   if (!status.isOk()) {
+    comm->islandLibrary.reset();
     comm->transport.reset();
     MPI_Comm_free(&comm->mpiComm);
     return status;
   }
   comm->executor = std::make_unique<Executor>(*device, *comm->transport, comm->stream);
+  comm->executor->setIslandCollectives(comm->islandLibrary.get());
   HETCCL_INFO("comm %p rank %d nranks %d: device %s, vendor %s, island %d of %d (%s), algorithm %s, "
-              "chunk %zu B%s, pipeline depth %d, link parameters from %s, transport intra %s inter %s",
+              "chunk %zu B%s, pipeline depth %d, link parameters from %s, transport intra %s inter %s, "
+              "island library %s",
               static_cast<void*>(comm.get()), comm->rank, comm->nranks, device->description().c_str(),
               comm->topology.ranks[comm->rank].vendor, comm->topology.view.islandOf[comm->rank],
               comm->topology.view.islandCount(), comm->topology.view.describe().c_str(), settings.algorithm.c_str(),
               settings.chunkBytes, settings.chunkBytesSet ? "" : " (tuned)", settings.pipelineDepth,
-              comm->links.source.c_str(), comm->transportName[0].c_str(), comm->transportName[1].c_str());
+              comm->links.source.c_str(), comm->transportName[0].c_str(), comm->transportName[1].c_str(),
+              comm->islandLibrary ? comm->islandLibrary->describe().c_str() : "none");
   {
     std::lock_guard<std::mutex> guard(registryLock);
     registry().insert(comm.get());
@@ -152,6 +157,8 @@ void destroyCommunicator(hetcclComm* comm, bool abort) {
     registry().erase(comm);
   }
   if (!abort) (void)comm->device->synchronizeStream(comm->stream);
+  if (comm->islandLibrary) comm->islandLibrary->close(abort);
+  comm->islandLibrary.reset();
   comm->executor.reset();
   comm->transport.reset();
   if (comm->scratch) (void)comm->device->release(comm->scratch);
@@ -165,13 +172,31 @@ bool isLiveCommunicator(const hetcclComm* comm) {
   return registry().count(comm) != 0;
 }
 
+// Whether a communicator that is one island with a vendor library hands its calls to it:
+// unless the user forced one of hetccl's own algorithms.
+bool takesNativePath(const hetcclComm& comm) {
+  return comm.islandLibrary && comm.topology.view.islandCount() == 1 &&
+         (comm.settings.algorithm == "auto" || comm.settings.algorithm == "native");
+}
+
+bool hasIslandSteps(const RankPlan& plan) {
+  return std::any_of(plan.steps.begin(), plan.steps.end(), [](const Step& step) { return isIslandStep(step); });
+}
+
 // Calls block the host until the operation has completed: the transport's progress is
 // driven by this thread (MPI has no progress thread we could rely on), so the caller's
 // stream is drained first (work enqueued before the call is seen) and the result is in place
-// when the call returns (work enqueued after it sees the result).
+// when the call returns (work enqueued after it sees the result).  The native path is the
+// exception: the vendor library enqueues on the caller's stream and returns, as NCCL does.
 Status runCollective(hetcclComm& comm, const CollectiveCall& call) {
-  HETCCL_TRY(comm.device->synchronizeStream(call.stream));
   const size_t elementBytes = elementSize(call.type);
+  if (takesNativePath(comm) && comm.islandLibrary->takesWhole(call, isInPlace(call, comm.rank, elementBytes))) {
+    comm.lastAlgorithm = "native:" + comm.islandLibrary->shortName();
+    HETCCL_TRACE("%s count %zu %s %s root %d: native, by %s", collectiveName(call.collective), call.count,
+                 elementTypeName(call.type), reduceOpName(call.op), call.root, comm.islandLibrary->describe().c_str());
+    return comm.islandLibrary->runWhole(call);
+  }
+  HETCCL_TRY(comm.device->synchronizeStream(call.stream));
   PlanRequest request;
   request.collective = call.collective;
   request.count = call.count;
@@ -183,6 +208,7 @@ Status runCollective(hetcclComm& comm, const CollectiveCall& call) {
   TuningChoice choice = comm.tuner.choose(request, elementBytes);
   RankPlan plan = buildPlan(choice.algorithm, request, comm.rank);
   comm.lastAlgorithm = plan.algorithm;
+  if (hasIslandSteps(plan)) comm.lastAlgorithm += "+" + comm.islandLibrary->shortName();
   HETCCL_TRACE("%s count %zu %s %s root %d: %s, chunk %zu, predicted %.1f us: %s", collectiveName(call.collective),
                call.count, elementTypeName(call.type), reduceOpName(call.op), call.root, algorithmName(choice.algorithm),
                choice.chunkBytes, choice.predictedSeconds * 1e6, describePlan(plan).c_str());
@@ -196,6 +222,10 @@ Status runCollective(hetcclComm& comm, const CollectiveCall& call) {
 }
 
 Status runPointToPoint(hetcclComm& comm, const std::vector<PointToPointCall>& calls) {
+  if (takesNativePath(comm)) {
+    comm.lastAlgorithm = "native:" + comm.islandLibrary->shortName();
+    return comm.islandLibrary->runPointToPoint(calls);
+  }
   std::vector<PointToPoint> operations;
   PlanBuffers buffers(kFirstUserBuffer, nullptr);
   auto overlaps = [](const PointToPointCall& a, const PointToPointCall& b) {

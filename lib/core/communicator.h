@@ -12,6 +12,7 @@
 
 #include "algorithms/executor.h"
 #include "algorithms/p2p_plan.h"
+#include "core/island_library.h"
 #include "core/link_parameters.h"
 #include "core/settings.h"
 #include "core/status.h"
@@ -61,6 +62,8 @@ struct hetcclComm {
   std::string lastAlgorithm = "none";
   std::string transportName[2];  // per link class (intra-island, inter-island), for tools and logs
   std::unique_ptr<hetccl::Transport> transport;
+  // This rank's island communicator of its vendor library (NCCL, RCCL), or null.
+  std::unique_ptr<hetccl::IslandLibrary> islandLibrary;
   std::unique_ptr<hetccl::Executor> executor;
   void* scratch = nullptr;
   size_t scratchBytes = 0;

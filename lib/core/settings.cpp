@@ -79,6 +79,7 @@ Status loadSettings(const hetcclConfig_t* config, Settings* settings) {
       return HETCCL_STATUS(Code::InvalidArgument, "HETCCL_GPU_AWARE_MPI=%s: expected 0 or 1", aware);
     s.gpuAwareMpi = aware[0] - '0';
   }
+  if (const char* library = std::getenv("HETCCL_ISLAND_LIBRARY"); library && *library) s.islandLibrary = library;
   if (const char* algorithm = std::getenv("HETCCL_ALGO"); algorithm && *algorithm) {
     s.algorithm = algorithm;
     for (char& c : s.algorithm) c = static_cast<char>(tolower(static_cast<unsigned char>(c)));

@@ -25,6 +25,10 @@ struct Settings {
   int stagingSlots = 8;
   // -1: ask MPI (MPIX_Query_cuda_support); 0/1: HETCCL_GPU_AWARE_MPI overrides.
   int gpuAwareMpi = -1;
+  // Which vendor library runs island collectives: "auto" (the device's: NCCL for CUDA, RCCL
+  // for HIP, none for the host), "off" (hetccl's own island algorithms), or a library file
+  // name or path that exports NCCL's C API.
+  std::string islandLibrary = "auto";
   // Testing knob: split messages above this many bytes (as the transport does above INT_MAX).
   size_t maxMessageBytes = size_t{1} << 30;
 };

@@ -36,6 +36,13 @@ class Device {
   // A human-readable description ("host", "NVIDIA H200 (0000:19:00.0)", ...).
   virtual std::string description() const = 0;
 
+  // The file name of the vendor collectives library for islands of this device (NCCL's,
+  // RCCL's), or nullptr when there is none (the host).  Opened at run time by the core.
+  virtual const char* vendorLibraryName() const { return nullptr; }
+  // Makes the device current for the calling thread, so that a vendor library called next
+  // (which picks the thread's current device) finds it.
+  virtual Status activate() { return Status::ok(); }
+
   // Device memory.  Not dereferenceable by the host in general.
   virtual Status allocate(void** ptr, size_t bytes) = 0;
   virtual Status release(void* ptr) = 0;

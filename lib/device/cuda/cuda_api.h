@@ -25,6 +25,8 @@ struct CudaApi {
   using Event = cudaEvent_t;
   static constexpr DeviceKind kKind = DeviceKind::Cuda;
   static constexpr const char* kName = "CUDA";
+  // NCCL: the island library, opened at run time (never linked: see core/island_library.h).
+  static constexpr const char* kVendorLibrary = "libnccl.so.2";
   static constexpr const char* kCountCall = "cudaGetDeviceCount";
   static constexpr Error kSuccess = cudaSuccess;
   static constexpr Error kNotReady = cudaErrorNotReady;

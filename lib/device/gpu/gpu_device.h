@@ -113,6 +113,8 @@ class GpuDevice : public Device {
 
   DeviceKind kind() const override { return Api::kKind; }
   std::string description() const override { return description_; }
+  const char* vendorLibraryName() const override { return Api::kVendorLibrary; }
+  Status activate() override { return makeCurrent<Api>(index_); }
 
   Status allocate(void** ptr, size_t bytes) override {
     if (ptr == nullptr) return HETCCL_STATUS(Code::InvalidArgument, "allocate: null output pointer");

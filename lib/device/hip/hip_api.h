@@ -23,6 +23,8 @@ struct HipApi {
   using Event = hipEvent_t;
   static constexpr DeviceKind kKind = DeviceKind::Hip;
   static constexpr const char* kName = "HIP";
+  // RCCL: the island library, opened at run time (never linked: see core/island_library.h).
+  static constexpr const char* kVendorLibrary = "librccl.so.1";
   static constexpr const char* kCountCall = "hipGetDeviceCount";
   static constexpr Error kSuccess = hipSuccess;
   static constexpr Error kNotReady = hipErrorNotReady;

@@ -1,0 +1,197 @@
+#include "core/island_library.h"
+
+#include "core/communicator.h"
+#include "core/log.h"
+
+namespace hetccl {
+
+namespace {
+
+// What this rank can open, or why it opens nothing (*worthWarning: a library was expected).
+std::unique_ptr<VendorLibrary> openForThisRank(const hetcclComm& comm, std::string* why, bool* worthWarning) {
+  *worthWarning = false;
+  const std::string& setting = comm.settings.islandLibrary;
+  if (insideVendorLibraryCall()) {
+    *why = "the communicator is being made by a vendor library call (hetccl's NCCL drop-in standing in for it)";
+    return nullptr;
+  }
+  if (setting == "off") {
+    *why = "HETCCL_ISLAND_LIBRARY=off";
+    return nullptr;
+  }
+  const char* name = setting == "auto" ? comm.device->vendorLibraryName() : setting.c_str();
+  if (!name) {
+    *why = std::string("the ") + deviceKindName(comm.device->kind()) + " device has no vendor library";
+    return nullptr;
+  }
+  std::unique_ptr<VendorLibrary> library;
+  Status opened = VendorLibrary::open(name, &library);
+  *worthWarning = true;
+  if (!opened.isOk()) {
+    *why = opened.message();
+    return nullptr;
+  }
+  // Found by name, hetccl's drop-in (installed as libnccl.so.2) would only hand the work back.
+  if (setting == "auto" && library->isHetcclDropIn()) {
+    *why = library->describe() + " is hetccl's own NCCL drop-in, not the vendor's library";
+    return nullptr;
+  }
+  return library;
+}
+
+// Makes every rank's outcome everyone's: a failure on some ranks fails all of them together
+// rather than leaving the others waiting in a later collective.
+Status agree(MPI_Comm comm, const Status& mine, const char* what) {
+  int ok = mine.isOk() ? 1 : 0, allOk = 0;
+  MPI_Allreduce(&ok, &allOk, 1, MPI_INT, MPI_MIN, comm);
+  if (!mine.isOk()) return mine;
+  if (!allOk) return HETCCL_STATUS(Code::RemoteError, "%s failed on another rank (its log says why)", what);
+  return Status::ok();
+}
+
+}  // namespace
+
+IslandLibrary::IslandLibrary(std::unique_ptr<VendorLibrary> library, Device& device, int islandRank, int islandSize,
+                             bool wholeCommunicator)
+    : library_(std::move(library)), device_(device), islandRank_(islandRank), islandSize_(islandSize),
+      wholeCommunicator_(wholeCommunicator) {}
+
+IslandLibrary::~IslandLibrary() { close(false); }
+
+void IslandLibrary::close(bool abort) {
+  if (!vendorComm_) return;
+  Status closed = library_->destroy(vendorComm_, abort);
+  if (!closed.isOk()) HETCCL_WARN("closing the island's %s communicator: %s", library_->shortName().c_str(), closed.message().c_str());
+  vendorComm_ = nullptr;
+}
+
+Status IslandLibrary::connect(hetcclComm& comm, std::unique_ptr<IslandLibrary>* out) {
+  out->reset();
+  TopologyView& view = comm.topology.view;
+  const int island = view.islandOf[comm.rank];
+  const std::string& islandName = comm.topology.islandNames[island];
+  std::string why;
+  bool worthWarning = false;
+  std::unique_ptr<VendorLibrary> library = openForThisRank(comm, &why, &worthWarning);
+
+  // An island uses its library only if every member opened it: their plans must agree.
+  MPI_Comm islandComm = MPI_COMM_NULL;
+  if (MPI_Comm_split(comm.mpiComm, island, comm.rank, &islandComm) != MPI_SUCCESS)
+    return HETCCL_STATUS(Code::SystemError, "MPI_Comm_split into islands failed");
+  int usable = library ? 1 : 0, islandUsable = 0;
+  MPI_Allreduce(&usable, &islandUsable, 1, MPI_INT, MPI_MIN, islandComm);
+  std::vector<int> usableByRank(comm.nranks);
+  MPI_Allgather(&islandUsable, 1, MPI_INT, usableByRank.data(), 1, MPI_INT, comm.mpiComm);
+  view.islandLibrary.assign(view.islandCount(), false);
+  for (int i = 0; i < view.islandCount(); ++i) view.islandLibrary[i] = usableByRank[view.members[i][0]] != 0;
+
+  if (!islandUsable) {
+    MPI_Comm_free(&islandComm);
+    if (library)
+      HETCCL_WARN("island %s: %s opened here but not on every member; the island runs hetccl's own island algorithms",
+                  islandName.c_str(), library->describe().c_str());
+    else if (worthWarning)
+      HETCCL_WARN("island %s: no vendor library (%s); the island runs hetccl's own island algorithms",
+                  islandName.c_str(), why.c_str());
+    else
+      HETCCL_INFO("island %s: no vendor library (%s)", islandName.c_str(), why.c_str());
+    return Status::ok();
+  }
+
+  int islandRank = 0, islandSize = 1;
+  MPI_Comm_rank(islandComm, &islandRank);
+  MPI_Comm_size(islandComm, &islandSize);
+  VendorUniqueId id{};
+  Status status = islandRank == 0 ? library->uniqueId(&id) : Status::ok();
+  status = agree(islandComm, status, "making the island's unique id");
+  if (status.isOk()) MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, islandComm);
+  MPI_Comm_free(&islandComm);
+  std::unique_ptr<IslandLibrary> created(
+      new IslandLibrary(std::move(library), *comm.device, islandRank, islandSize, view.islandCount() == 1));
+  if (status.isOk()) status = comm.device->activate();
+  if (status.isOk()) status = created->library_->initRank(&created->vendorComm_, islandSize, id, islandRank);
+  HETCCL_TRY(agree(comm.mpiComm, status, "creating the islands' vendor communicators"));
+  HETCCL_INFO("island %s: collectives inside the island by %s, rank %d of %d", islandName.c_str(),
+              created->describe().c_str(), islandRank, islandSize);
+  *out = std::move(created);
+  return Status::ok();
+}
+
+Status IslandLibrary::enqueue(const Op& op, const void* src, void* dst, ElementType type, ReduceOp reduction,
+                              StreamHandle stream) {
+  const ReduceOp sum = reduction == ReduceOp::Avg ? ReduceOp::Sum : reduction;
+  switch (op.kind) {
+    case OpKind::IslandReduceScatter:
+      return library_->reduceScatter(src, dst, op.dst.count, type, sum, vendorComm_, stream);
+    case OpKind::IslandReduce:
+      return library_->reduce(src, dst, op.src.count, type, sum, op.peer, vendorComm_, stream);
+    case OpKind::IslandAllGather:
+      return library_->allGather(src, dst, op.src.count, type, vendorComm_, stream);
+    case OpKind::IslandBroadcast:
+      return library_->broadcast(src, dst, op.src.count, type, op.peer, vendorComm_, stream);
+    default:
+      return HETCCL_STATUS(Code::InternalError, "%s is not an island collective", opKindName(op.kind));
+  }
+}
+
+bool IslandLibrary::takesWhole(const CollectiveCall& call, bool inPlace) const {
+  if (!wholeCommunicator_) return false;
+  switch (call.collective) {
+    case Collective::AllReduce:
+    case Collective::ReduceScatter:
+    case Collective::AllGather:
+    case Collective::Broadcast:
+    case Collective::Reduce:
+      return true;
+    case Collective::AlltoAll:
+      return !inPlace;  // sends and receives of one group must not overlap
+    default:
+      return false;
+  }
+}
+
+Status IslandLibrary::runWhole(const CollectiveCall& call) {
+  HETCCL_TRY(device_.activate());
+  const void* send = call.sendbuff;
+  void* recv = call.recvbuff;
+  switch (call.collective) {
+    case Collective::AllReduce:
+      return library_->allReduce(send, recv, call.count, call.type, call.op, vendorComm_, call.stream);
+    case Collective::ReduceScatter:
+      return library_->reduceScatter(send, recv, call.count, call.type, call.op, vendorComm_, call.stream);
+    case Collective::AllGather:
+      return library_->allGather(send, recv, call.count, call.type, vendorComm_, call.stream);
+    case Collective::Broadcast:
+      return library_->broadcast(send, recv, call.count, call.type, call.root, vendorComm_, call.stream);
+    case Collective::Reduce:
+      return library_->reduce(send, recv, call.count, call.type, call.op, call.root, vendorComm_, call.stream);
+    case Collective::AlltoAll: {
+      // One send and one receive per peer in one group: the vendor's point-to-point all-to-all.
+      const size_t bytes = call.count * elementSize(call.type);
+      std::vector<PointToPointCall> calls;
+      for (int peer = 0; peer < islandSize_; ++peer) {
+        calls.push_back(PointToPointCall{true, const_cast<char*>(static_cast<const char*>(send)) + peer * bytes, bytes, peer, call.stream});
+        calls.push_back(PointToPointCall{false, static_cast<char*>(recv) + peer * bytes, bytes, peer, call.stream});
+      }
+      return runPointToPoint(calls);
+    }
+    default:
+      return HETCCL_STATUS(Code::InternalError, "%s is not taken by the vendor library", collectiveName(call.collective));
+  }
+}
+
+Status IslandLibrary::runPointToPoint(const std::vector<PointToPointCall>& calls) {
+  HETCCL_TRY(device_.activate());
+  HETCCL_TRY(library_->groupStart());
+  Status status;
+  for (const PointToPointCall& call : calls) {
+    status = call.isSend ? library_->send(call.buffer, call.bytes, call.peer, vendorComm_, call.stream)
+                         : library_->recv(call.buffer, call.bytes, call.peer, vendorComm_, call.stream);
+    if (!status.isOk()) break;
+  }
+  // The group is closed even after a failure, so that the library is not left inside one.
+  Status ended = library_->groupEnd();
+  return status.isOk() ? ended : status;
+}
+
+}  // namespace hetccl

@@ -1,0 +1,65 @@
+// Vendor libraries inside islands.  Each island whose every member can open its vendor's
+// collectives library (NCCL on CUDA islands, RCCL on HIP islands; HETCCL_ISLAND_LIBRARY
+// chooses) gets a communicator of that library over the island: the unique id is made on the
+// island's first member and broadcast over the island's MPI sub-communicator.  Then
+//   - plans with island-collective steps (hierarchical and torus all-reduce) hand those steps
+//     to it (IslandCollectives), while hetccl moves and reduces what crosses islands;
+//   - a communicator that is one island hands whole collectives and point-to-point groups to
+//     it (the "native" path): the vendor call is made on the caller's stream, with nothing
+//     copied, staged or synchronised in between.
+// An island whose library is missing (RCCL is not in Debian) runs hetccl's own island
+// algorithms, with a warning; islands decide this together, so their plans agree.
+#pragma once
+
+#include <mpi.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "algorithms/island_collectives.h"
+#include "core/status.h"
+#include "device/vendor/vendor_library.h"
+
+struct hetcclComm;
+
+namespace hetccl {
+
+struct CollectiveCall;
+struct PointToPointCall;
+
+class IslandLibrary : public IslandCollectives {
+ public:
+  // Collective over the communicator, after topology discovery.  Sets
+  // comm.topology.view.islandLibrary for every island; *library stays null when this rank's
+  // island runs without one.
+  static Status connect(hetcclComm& comm, std::unique_ptr<IslandLibrary>* library);
+  ~IslandLibrary() override;
+
+  // Frees the vendor communicator (NCCL's abort when `abort`).
+  void close(bool abort);
+  std::string shortName() const { return library_->shortName(); }
+  std::string describe() const { return library_->describe(); }
+
+  Status enqueue(const Op& op, const void* src, void* dst, ElementType type, ReduceOp reduction,
+                 StreamHandle stream) override;
+
+  // The native path (the island is the whole communicator): whether the vendor library can
+  // take this call as it is, and the call itself.
+  bool takesWhole(const CollectiveCall& call, bool inPlace) const;
+  Status runWhole(const CollectiveCall& call);
+  Status runPointToPoint(const std::vector<PointToPointCall>& calls);
+
+ private:
+  IslandLibrary(std::unique_ptr<VendorLibrary> library, Device& device, int islandRank, int islandSize,
+                bool wholeCommunicator);
+
+  std::unique_ptr<VendorLibrary> library_;
+  Device& device_;
+  VendorComm vendorComm_ = nullptr;
+  int islandRank_ = 0;
+  int islandSize_ = 1;
+  bool wholeCommunicator_ = false;
+};
+
+}  // namespace hetccl
