@@ -2,7 +2,8 @@
 # The check to run on a machine with an NVIDIA GPU (written for one H200 with CUDA 13), within
 # 8 minutes: build hetccl with the CUDA module, run the device tests (which must not skip
 # there), measure the reduction kernels against the device's own copy bandwidth, run
-# hetccl-perf on 1 rank with the CUDA device and on 2 and 4 ranks sharing it, and print a short
+# hetccl-perf on 1 rank with the CUDA device (the whole all-reduce handed to NCCL, then hetccl's
+# own plans) and on 2 and 4 ranks sharing it through the host-staged path, and print a short
 # table last. Every step has a time limit; a failed step is reported and the rest still run.
 #
 #   scripts/gpu-check.sh [--mpi PREFIX] [--deps ROOT] [--build DIR] [--out DIR] [--force]
@@ -199,19 +200,42 @@ else
   fi
   # ---- hetccl-perf on the CUDA device ----------------------------------------------------------
   perf=$(exe hetccl-perf)
-  perf_run() {  # NAME RANKS MAXBYTES
+  perf_run() {  # NAME RANKS MAXBYTES [VAR=value...]
+    local name=$1 ranks=$2 max=$3; shift 3
     # Local ranks inherit mpirun's environment (HETCCL_DEVICE, LD_LIBRARY_PATH, OPAL_PREFIX).
-    run_step "$1" 75 env HETCCL_DEVICE=cuda HETCCL_DEBUG=WARN "$mpirun_cmd" -np "$2" \
-      --oversubscribe "$perf" allreduce -b 8 -e "$3" -f 4 -n 10 -w 2 -d float
-    local busbw wrong
-    busbw=$(grep -m1 'Avg bus bandwidth' "$logs/$1.log" | awk '{print $NF}')
-    wrong=$(grep -m1 'Out of bounds' "$logs/$1.log" | sed 's/.*: *//')
-    note_last "avg busbw ${busbw:-?} GB/s; out of bounds: ${wrong:-?}"
+    run_step "$name" 75 env HETCCL_DEVICE=cuda HETCCL_DEBUG=WARN "$@" "$mpirun_cmd" -np "$ranks" \
+      --oversubscribe "$perf" allreduce -b 8 -e "$max" -f 4 -n 10 -w 2 -d float
+    local busbw wrong algo
+    busbw=$(grep -m1 'Avg bus bandwidth' "$logs/$name.log" | awk '{print $NF}')
+    wrong=$(grep -m1 'Out of bounds' "$logs/$name.log" | sed 's/.*: *//')
+    algo=$(grep -v '^#' "$logs/$name.log" | awk 'NF>=13{print $NF}' | sort -u | tr '\n' ' ')
+    note_last "avg busbw ${busbw:-?} GB/s; out of bounds: ${wrong:-?}; algo ${algo:-?}"
+  }
+  # NCCL for the native path: HETCCL_NCCL_LIBRARY, else the loader's, the toolkit's, or the
+  # one a Python image ships (nvidia-nccl wheels).
+  find_nccl() {
+    local candidate
+    for candidate in "${HETCCL_NCCL_LIBRARY:-}" \
+        "$(ldconfig -p 2>/dev/null | awk '/libnccl\.so\.2 /{print $NF; exit}')" \
+        "$(dirname "$nvcc_path")/../lib64/libnccl.so.2" \
+        $(python3 -c 'import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], "lib", "libnccl.so.2"))' 2>/dev/null) \
+        $(find / -xdev -name libnccl.so.2 2>/dev/null | head -n 1); do
+      [ -n "$candidate" ] && [ -f "$candidate" ] && { echo "$candidate"; return 0; }
+    done
+    return 1
   }
   if [ -n "$perf" ]; then
-    perf_run perf-1rank 1 256M
-    perf_run perf-2ranks 2 64M
-    perf_run perf-4ranks 4 64M
+    # One rank: the whole all-reduce handed to NCCL (native path), then hetccl's own plans.
+    if nccl=$(find_nccl); then
+      perf_run perf-1rank-native 1 256M HETCCL_ISLAND_LIBRARY="$nccl"
+    else
+      record perf-1rank-native "NOT RUN" 0 "no libnccl.so.2 found (set HETCCL_NCCL_LIBRARY)"
+    fi
+    perf_run perf-1rank-own 1 256M HETCCL_ISLAND_LIBRARY=off
+    # Ranks sharing the GPU: NCCL refuses one GPU twice in a communicator, so these run
+    # hetccl's own plans over the host-staged path.
+    perf_run perf-2ranks-staged 2 64M HETCCL_ISLAND_LIBRARY=off HETCCL_STAGING=force
+    perf_run perf-4ranks-staged 4 64M HETCCL_ISLAND_LIBRARY=off HETCCL_STAGING=force
   else
     record hetccl-perf "NOT RUN" 0 "not built"
   fi
