@@ -106,7 +106,7 @@ std::string formatJson(const InfoReport& report) {
     j.beginObject().key("index").value(island.index).key("name").value(island.name);
     j.key("ranks").beginArray();
     for (int r : island.ranks) j.value(r);
-    j.endArray().endObject();
+    j.endArray().key("vendor_library").value(island.vendorLibrary).endObject();
   }
   j.endArray();
   j.key("island_scope").value(report.settings.islandScope);

@@ -97,7 +97,7 @@ InfoReport collectInfo(const hetcclComm& comm, const BuildFeatures& build) {
   for (int rank = 0; rank < comm.nranks; ++rank) report.ranks.push_back(describeRank(topology, rank));
   for (int island = 0; island < view.islandCount(); ++island) {
     const size_t i = static_cast<size_t>(island);
-    report.islands.push_back({island, topology.islandNames[i], view.members[i]});
+    report.islands.push_back({island, topology.islandNames[i], view.members[i], view.hasIslandLibrary(island)});
   }
   report.layout = view.describe();
   report.hasGrid = topology.hasGrid();

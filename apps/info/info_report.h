@@ -36,6 +36,7 @@ struct IslandInfo {
   int index = 0;
   std::string name;
   std::vector<int> ranks;
+  bool vendorLibrary = false;  // its collective steps go to its vendor library (NCCL, RCCL)
 };
 
 // One class of links between ranks (within an island, across islands).

@@ -56,10 +56,10 @@ std::string ranksSection(const InfoReport& report) {
 }
 
 std::string islandsSection(const InfoReport& report) {
-  TextTable table({"island", "name", "size", "ranks"});
+  TextTable table({"island", "name", "size", "ranks", "inside the island"});
   for (const IslandInfo& island : report.islands)
     table.addRow({std::to_string(island.index), island.name, std::to_string(island.ranks.size()),
-                  joinRanks(island.ranks)});
+                  joinRanks(island.ranks), island.vendorLibrary ? "vendor library" : "hetccl"});
   std::string text = "Islands (scope: " + report.settings.islandScope + ")\n" + table.render("  ");
   if (report.hasGrid)
     text += format("  grid: %d x %d (row = island, column = index in island)\n", report.gridRows,

@@ -64,6 +64,10 @@ def check_expectation(doc, key, value):
         sizes = ",".join(str(len(i["ranks"])) for i in islands)
         if sizes != value:
             fail(f"island sizes {sizes}, expected {value}")
+    elif key == "vendor_libraries":
+        flags = ",".join("1" if i["vendor_library"] else "0" for i in islands)
+        if flags != value:
+            fail(f"islands with a vendor library {flags}, expected {value}")
     elif key == "vendors":
         vendors = sorted({r["vendor"] for r in doc["ranks"]})
         if vendors != sorted(value.split(",")):
