@@ -12,6 +12,12 @@
 //
 // Regions are always whole "atoms" (a segment's part), so the executor's chunk m of a region
 // written in one phase is chunk m of the region read in the next.
+//
+// An island with a vendor library (TopologyView::islandLibrary) does its reduce-scatter and
+// all-gather as island-collective steps instead of a ring: equal shards of n/g elements, the
+// n mod g left over added to the last member's shard and reduced onto / broadcast from it.
+// The segments and owners follow each island's own cut, so any mix of islands with and
+// without a library works.
 #pragma once
 
 #include "algorithms/plan.h"
