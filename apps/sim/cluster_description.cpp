@@ -131,8 +131,8 @@ class StatementParser {
       size_t equals = words[i].find('=');
       if (equals == std::string::npos) return fail("expected key=value, got '" + words[i] + "'");
       std::string key = words[i].substr(0, equals);
-      if (key != "nodes" && key != "ranks_per_node" && key != "intra")
-        return fail("unknown island key '" + key + "' (nodes, ranks_per_node, intra)");
+      if (key != "nodes" && key != "ranks_per_node" && key != "intra" && key != "library")
+        return fail("unknown island key '" + key + "' (nodes, ranks_per_node, intra, library)");
       if (!values.emplace(key, words[i].substr(equals + 1)).second) return fail("island key '" + key + "' given twice");
     }
     for (const char* key : {"nodes", "ranks_per_node", "intra"})
@@ -147,6 +147,10 @@ class StatementParser {
       return fail("more than " + std::to_string(kMaxSimulatedRanks) + " ranks in all");
     island.nodes = static_cast<int>(nodes);
     island.ranksPerNode = static_cast<int>(ranksPerNode);
+    if (values.count("library")) {
+      island.library = values["library"];
+      if (island.library.empty()) return fail("library= needs a name (nccl, rccl) or none");
+    }
     cluster_->islands.push_back(island);
     return true;
   }
@@ -223,7 +227,10 @@ hetccl::TopologyView topologyOf(const ClusterDescription& cluster) {
       for (int island = 0; island < islands; ++island)
         if (node < cluster.islands[island].nodes) addNode(island);
   }
-  return hetccl::TopologyView::fromIslandIds(islandOfRank);
+  hetccl::TopologyView view = hetccl::TopologyView::fromIslandIds(islandOfRank);
+  // fromIslandIds numbers islands by first appearance: the declaration order, in both layouts.
+  for (const IslandDescription& island : cluster.islands) view.islandLibrary.push_back(island.library != "none");
+  return view;
 }
 
 hetccl::CostParameters costParametersOf(const ClusterDescription& cluster) {

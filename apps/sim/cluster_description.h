@@ -4,10 +4,13 @@
 // Format: one statement per line; `#` starts a comment; blank lines are ignored; keywords and
 // keys are lower case.
 //
-//   island NAME nodes=N ranks_per_node=R intra=BANDWIDTH:LATENCY
+//   island NAME nodes=N ranks_per_node=R intra=BANDWIDTH:LATENCY [library=NAME|none]
 //       A vendor-homogeneous group of N nodes with R ranks (GPUs) each.  `intra` is the link
-//       between ranks of one node of the island (NVLink, Infinity Fabric, PCIe).  At least one
-//       island; names are unique.
+//       between ranks of one node of the island (NVLink, Infinity Fabric, PCIe).  `library`
+//       names the vendor collectives library that runs the island's collective steps (nccl,
+//       rccl; any name but `none` counts), as HETCCL_ISLAND_LIBRARY would: the plans then
+//       hand the island's reduce-scatter and all-gather to it.  Default none (hetccl's own
+//       island algorithms).  At least one island; names are unique.
 //   link inter BANDWIDTH:LATENCY
 //       The network between nodes, per rank (one NIC per GPU): used across islands and between
 //       nodes of one island.  Required when there are several islands or an island spans nodes.
@@ -44,6 +47,7 @@ struct IslandDescription {
   int nodes = 0;
   int ranksPerNode = 0;
   hetccl::LinkCost intraNode;
+  std::string library = "none";  // the island's vendor library, or "none"
   int line = 0;  // where it was declared, for messages
 };
 

@@ -61,7 +61,7 @@ void printTable(std::ostream& out, const ReportContext& context, const std::vect
   for (size_t i = 0; i < cluster.islands.size(); ++i) {
     const IslandDescription& island = cluster.islands[i];
     out << (i ? "," : "") << " " << island.name << " " << island.nodes << "x" << island.ranksPerNode << " (intra "
-        << describeLink(island.intraNode) << ")";
+        << describeLink(island.intraNode) << (island.library != "none" ? ", library " + island.library : "") << ")";
   }
   out << "; layout " << layoutName(cluster.layout) << " (" << context.topology->describe() << ")\n";
   const hetccl::CostParameters& c = context.costs;
@@ -106,7 +106,7 @@ void printJson(std::ostream& out, const ReportContext& context, const std::vecto
   for (size_t i = 0; i < cluster.islands.size(); ++i) {
     const IslandDescription& island = cluster.islands[i];
     out << (i ? ", " : "") << "{\"name\": " << jsonString(island.name) << ", \"nodes\": " << island.nodes
-        << ", \"ranks_per_node\": " << island.ranksPerNode << "}";
+        << ", \"ranks_per_node\": " << island.ranksPerNode << ", \"library\": " << jsonString(island.library) << "}";
   }
   out << "],\n";
   out << "  \"cost_model\": {"

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <vector>
 
+#include "algorithms/algorithm.h"
 #include "sim/cluster_description.h"
 #include "sim/sim_options.h"
 #include "sim/sweep.h"
@@ -223,6 +224,31 @@ TEST(SimSweep, PicksWhatTheLibraryTunerPicks) {
       EXPECT_EQ(p.applies, p.algorithm != hetccl::Algorithm::Native && p.algorithm != hetccl::Algorithm::Torus)
           << hetccl::algorithmName(p.algorithm);  // 8+4: unequal islands, no torus
   }
+}
+
+// library= makes the island's plans hand their reduce-scatter and all-gather to the vendor
+// library, and the predictions follow (island steps charged once, outside the pipelines).
+TEST(SimDescription, IslandLibraryReachesThePlans) {
+  const std::string withLibrary =
+      "island nvidia nodes=1 ranks_per_node=4 intra=150GB/s:2us library=nccl\n"
+      "island amd nodes=1 ranks_per_node=4 intra=50GB/s:3us\n"
+      "link inter 25GB/s:5us\n";
+  ClusterDescription cluster;
+  DescriptionError error;
+  ASSERT_TRUE(parse(withLibrary, &cluster, &error)) << error.describe();
+  EXPECT_EQ(cluster.islands[0].library, "nccl");
+  EXPECT_EQ(cluster.islands[1].library, "none");
+  const hetccl::TopologyView topology = topologyOf(cluster);
+  ASSERT_EQ(topology.islandLibrary.size(), 2u);
+  EXPECT_TRUE(topology.islandLibrary[0]);
+  EXPECT_FALSE(topology.islandLibrary[1]);
+  hetccl::PlanRequest request{hetccl::Collective::AllReduce, 1 << 20, topology.nranks, 0, false, false, &topology};
+  hetccl::RankPlan plan = hetccl::buildPlan(hetccl::Algorithm::Hierarchical, request, 0);
+  EXPECT_EQ(plan.steps.front().ops.front().kind, hetccl::OpKind::IslandReduceScatter);
+  plan = hetccl::buildPlan(hetccl::Algorithm::Hierarchical, request, 4);  // amd: its own ring
+  for (const hetccl::Step& step : plan.steps) EXPECT_FALSE(hetccl::isIslandStep(step)) << hetccl::describePlan(plan);
+  EXPECT_FALSE(parse("island a nodes=1 ranks_per_node=2 intra=10GB/s:1us library=\n", &cluster, &error));
+  EXPECT_NE(error.message.find("library= needs a name"), std::string::npos) << error.describe();
 }
 
 TEST(SimSweep, CountsAndBusFactorsFollowNcclTests) {
