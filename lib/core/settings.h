@@ -23,7 +23,7 @@ struct Settings {
   // not GPU-aware), "force" (always, also on host devices: tests use it), "off".
   std::string staging = "auto";
   int stagingSlots = 8;
-  // -1: ask MPI (MPIX_Query_cuda_support); 0/1: HETCCL_GPU_AWARE_MPI overrides.
+  // -1: ask MPI for the rank's device kind (topology.cpp); 0/1: HETCCL_GPU_AWARE_MPI overrides.
   int gpuAwareMpi = -1;
   // Which vendor library runs island collectives: "auto" (the device's: NCCL for CUDA, RCCL
   // for HIP, none for the host), "off" (hetccl's own island algorithms), or a library file

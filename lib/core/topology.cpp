@@ -51,11 +51,25 @@ void describeWithHwloc(RankDescriptor* descriptor) {
   hwloc_topology_destroy(topology);
 }
 
-int mpiIsGpuAware() {
+// Whether MPI can read and write this rank's device memory itself, asked of the MPI for the
+// rank's own kind of device: Open MPI's extensions (CUDA; ROCm from Open MPI 5), MPICH's
+// MPIX_GPU_query_support (from 4.0).  Compiled-in support alone is not enough: the queries
+// answer for the run (UCX or the CUDA/ROCm components may be missing at run time).
+int mpiIsGpuAware(const std::string& deviceKind) {
   int aware = 0;
+  if (deviceKind == "cuda") {
 #if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
-  aware = MPIX_Query_cuda_support();
+    aware = MPIX_Query_cuda_support();
+#elif defined(MPIX_GPU_SUPPORT_CUDA)
+    if (MPIX_GPU_query_support(MPIX_GPU_SUPPORT_CUDA, &aware) != MPI_SUCCESS) aware = 0;
 #endif
+  } else if (deviceKind == "hip") {
+#if defined(MPIX_ROCM_AWARE_SUPPORT) && MPIX_ROCM_AWARE_SUPPORT
+    aware = MPIX_Query_rocm_support();
+#elif defined(MPIX_GPU_SUPPORT_HIP)
+    if (MPIX_GPU_query_support(MPIX_GPU_SUPPORT_HIP, &aware) != MPI_SUCCESS) aware = 0;
+#endif
+  }
   return aware;
 }
 
@@ -74,7 +88,7 @@ Status describeThisRank(const std::string& deviceVendor, const std::string& devi
   MPI_Comm_rank(MPI_COMM_WORLD, &descriptor->worldRank);
   int worldSize = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &worldSize);
-  descriptor->gpuAwareMpi = mpiIsGpuAware();
+  descriptor->gpuAwareMpi = mpiIsGpuAware(deviceVendor);
   describeWithHwloc(descriptor);
   // Emulated vendors and nodes replace what was found (by world rank).
   if (const char* vendors = std::getenv("HETCCL_EMULATE_VENDORS"); vendors && *vendors) {
