@@ -13,7 +13,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "core/status.h"
 #include "device/argument_checks.h"
@@ -60,13 +62,49 @@ Status makeCurrent(int device) {
   return Status::ok();
 }
 
+// The executor records an event at the end of nearly every pipeline step: events are handed
+// back here when released and recorded again, rather than created and destroyed each time
+// (each a driver call).  Re-recording a released event is safe: a wait already enqueued on it
+// captured the work it stood for when it was enqueued.
+template <class Api>
+class EventPool {
+ public:
+  explicit EventPool(int device) : device_(device) {}
+  ~EventPool() {
+    if (!makeCurrent<Api>(device_).isOk()) return;
+    for (typename Api::Event event : free_) (void)Api::eventDestroy(event);
+  }
+  EventPool(const EventPool&) = delete;
+  EventPool& operator=(const EventPool&) = delete;
+
+  Status take(typename Api::Event* event) {
+    {
+      std::lock_guard<std::mutex> guard(lock_);
+      if (!free_.empty()) {
+        *event = free_.back();
+        free_.pop_back();
+        return Status::ok();
+      }
+    }
+    HETCCL_GPU_TRY(Api::eventCreate(event), "creating an event");
+    return Status::ok();
+  }
+  void give(typename Api::Event event) {
+    std::lock_guard<std::mutex> guard(lock_);
+    free_.push_back(event);
+  }
+
+ private:
+  int device_;
+  std::mutex lock_;
+  std::vector<typename Api::Event> free_;
+};
+
 template <class Api>
 class GpuEvent : public DeviceEvent {
  public:
-  GpuEvent(int device, typename Api::Event event) : device_(device), event_(event) {}
-  ~GpuEvent() override {
-    if (makeCurrent<Api>(device_).isOk()) (void)Api::eventDestroy(event_);
-  }
+  GpuEvent(std::shared_ptr<EventPool<Api>> pool, typename Api::Event event) : pool_(std::move(pool)), event_(event) {}
+  ~GpuEvent() override { pool_->give(event_); }
   GpuEvent(const GpuEvent&) = delete;
   GpuEvent& operator=(const GpuEvent&) = delete;
 
@@ -80,7 +118,7 @@ class GpuEvent : public DeviceEvent {
   typename Api::Event handle() const { return event_; }
 
  private:
-  int device_;
+  std::shared_ptr<EventPool<Api>> pool_;  // outlives the device if the event does
   typename Api::Event event_;
 };
 
@@ -173,8 +211,8 @@ class GpuDevice : public Device {
       return HETCCL_STATUS(Code::InvalidArgument, "recordEvent: null output pointer");
     HETCCL_TRY(makeCurrent<Api>(index_));
     typename Api::Event created;
-    HETCCL_GPU_TRY(Api::eventCreate(&created), "creating an event");
-    auto owned = std::make_unique<GpuEvent<Api>>(index_, created);  // destroys it on failure
+    HETCCL_TRY(events_->take(&created));
+    auto owned = std::make_unique<GpuEvent<Api>>(events_, created);  // hands it back on failure
     HETCCL_GPU_TRY(Api::eventRecord(created, asStream(stream)), "recording an event on stream %p",
                    stream);
     *event = std::move(owned);
@@ -234,7 +272,8 @@ class GpuDevice : public Device {
   GpuDevice(int index, int multiprocessors, std::string description)
       : index_(index),
         maxBlocks_(unsigned(multiprocessors > 0 ? multiprocessors : 1) * kBlocksPerMultiprocessor),
-        description_(std::move(description)) {}
+        description_(std::move(description)),
+        events_(std::make_shared<EventPool<Api>>(index)) {}
 
   static typename Api::Stream asStream(StreamHandle stream) {
     return static_cast<typename Api::Stream>(stream);
@@ -243,6 +282,7 @@ class GpuDevice : public Device {
   int index_;
   unsigned maxBlocks_;
   std::string description_;
+  std::shared_ptr<EventPool<Api>> events_;
 };
 
 }  // namespace hetccl
