@@ -15,7 +15,10 @@ namespace hetccl {
 // pace would not keep.  A plan is therefore run as phases: runs of ordinary steps, each
 // pipelined on its own, and island steps, each run whole, in plan order.  Pipeline m of one
 // phase still touches chunk m of every region, so messages between a rank that has island
-// steps and one that has none line up exactly as between two pipelined ranks.
+// steps and one that has none line up exactly as between two pipelined ranks.  Pipeline slots
+// reuse their tags in every phase, so this relies on an invariant today's plans keep: all of
+// a rank's messages to one peer lie in one pipelined phase (island plans send across islands
+// only between their island steps).
 struct PlanPhase {
   size_t firstStep = 0, endStep = 0;
   bool island = false;

@@ -221,11 +221,27 @@ class Simulation {
     for (size_t o = 0; o < reference.size(); ++o) {
       const Op& op = reference[o];
       const bool gathers = op.kind == OpKind::IslandAllGather, scatters = op.kind == OpKind::IslandReduceScatter;
-      const size_t expected = gathers ? op.src.count * g : scatters ? op.dst.count * g : op.src.count;
-      if ((gathers ? op.dst.count : op.src.count) != expected ||
-          ((op.kind == OpKind::IslandReduce || op.kind == OpKind::IslandBroadcast) && (op.peer < 0 || op.peer >= g)))
+      const bool rooted = op.kind == OpKind::IslandReduce || op.kind == OpKind::IslandBroadcast;
+      const bool sizesFit = gathers ? op.dst.count == op.src.count * g
+                                    : scatters ? op.src.count == op.dst.count * g : op.src.count == op.dst.count;
+      if (!sizesFit || (rooted && (op.peer < 0 || op.peer >= g)))
         return failAt(members[0], std::string(opKindName(op.kind)) + " has sizes or a root that do not fit an island of " +
                                       std::to_string(g));
+      // A vendor library reads and writes in place only in its own documented forms; any
+      // other overlap of source and destination is undefined there.
+      for (int i = 0; i < g; ++i) {
+        const Op& mine = (*steps[i])[o];
+        CellRange from, to;
+        locate(memories_[members[i]], mine.src.buffer, mine.src.offset, mine.src.count, &from);
+        locate(memories_[members[i]], mine.dst.buffer, mine.dst.offset, mine.dst.count, &to);
+        if (from.storage != to.storage || from.end <= to.begin || to.end <= from.begin) continue;
+        const size_t block = scatters ? op.dst.count : op.src.count;
+        const bool inPlaceForm = scatters  ? to.begin == from.begin + i * block
+                                 : gathers ? from.begin == to.begin + i * block
+                                           : from.begin == to.begin;
+        if (!inPlaceForm)
+          return failAt(members[i], std::string(opKindName(op.kind)) + " overlaps its source and destination other than in place");
+      }
       std::vector<std::vector<Symbol>> sources(g);
       for (int i = 0; i < g; ++i) {
         const Op& mine = (*steps[i])[o];

@@ -127,6 +127,7 @@ Status createCommunicator(MPI_Comm userComm, const hetcclConfig_t* config, hetcc
   Status status = connect(*comm);
   if (status.isOk()) status = device->createStream(&comm->stream);
   if (!status.isOk()) {
+    if (comm->islandLibrary) comm->islandLibrary->close(true);
     comm->islandLibrary.reset();
     comm->transport.reset();
     MPI_Comm_free(&comm->mpiComm);

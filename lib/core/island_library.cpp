@@ -95,7 +95,8 @@ Status IslandLibrary::connect(hetcclComm& comm, std::unique_ptr<IslandLibrary>* 
                   islandName.c_str(), why.c_str());
     else
       HETCCL_INFO("island %s: no vendor library (%s)", islandName.c_str(), why.c_str());
-    return Status::ok();
+    // The other islands may be creating vendor communicators: take part in their agreement.
+    return agree(comm.mpiComm, Status::ok(), "creating the islands' vendor communicators");
   }
 
   int islandRank = 0, islandSize = 1;
@@ -103,14 +104,20 @@ Status IslandLibrary::connect(hetcclComm& comm, std::unique_ptr<IslandLibrary>* 
   MPI_Comm_size(islandComm, &islandSize);
   VendorUniqueId id{};
   Status status = islandRank == 0 ? library->uniqueId(&id) : Status::ok();
-  status = agree(islandComm, status, "making the island's unique id");
+  // Everything that can fail alone happens before the vendor's initialisation, which waits
+  // for every member: a member that failed would leave the others waiting there forever.
+  if (status.isOk()) status = comm.device->activate();
+  status = agree(islandComm, status, "preparing the island's vendor communicator");
   if (status.isOk()) MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, islandComm);
   MPI_Comm_free(&islandComm);
   std::unique_ptr<IslandLibrary> created(
       new IslandLibrary(std::move(library), *comm.device, islandRank, islandSize, view.islandCount() == 1));
-  if (status.isOk()) status = comm.device->activate();
   if (status.isOk()) status = created->library_->initRank(&created->vendorComm_, islandSize, id, islandRank);
-  HETCCL_TRY(agree(comm.mpiComm, status, "creating the islands' vendor communicators"));
+  status = agree(comm.mpiComm, status, "creating the islands' vendor communicators");
+  if (!status.isOk()) {
+    created->close(true);  // peers may have failed: do not wait for them
+    return status;
+  }
   HETCCL_INFO("island %s: collectives inside the island by %s, rank %d of %d", islandName.c_str(),
               created->describe().c_str(), islandRank, islandSize);
   *out = std::move(created);

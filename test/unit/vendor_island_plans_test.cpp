@@ -129,6 +129,25 @@ TEST(VendorIslandPlans, VerifierRejectsAStepMixingIslandAndOtherOps) {
   EXPECT_NE(result.error.find("mixes"), std::string::npos) << result.error;
 }
 
+// NCCL's in-place reduce-scatter writes member i's block where it lies in the source; any other
+// overlap of source and destination is undefined in a vendor library.
+TEST(VendorIslandPlans, VerifierRejectsOverlapsThatAreNotTheVendorsInPlaceForm) {
+  PlanRequest request{Collective::AllReduce, 8, 2, 0, true, false, nullptr};  // in place: one storage
+  VerifyResult result = verifyPlan(request, [](const PlanRequest&, int rank) {
+    RankPlan plan = twoRankIslandPlan(rank, 4);
+    plan.steps[0].ops[0].src.buffer = kOutputBuffer;
+    plan.steps[0].ops[0].dst.offset = (1 - rank) * 4;  // the other member's block
+    return plan;
+  });
+  ASSERT_FALSE(result.ok);
+  EXPECT_NE(result.error.find("other than in place"), std::string::npos) << result.error;
+  EXPECT_TRUE(verifyPlan(request, [](const PlanRequest&, int rank) {
+                RankPlan plan = twoRankIslandPlan(rank, 4);
+                plan.steps[0].ops[0].src.buffer = kOutputBuffer;  // NCCL's in-place form
+                return plan;
+              }).ok);
+}
+
 TEST(VendorIslandPlans, VerifierRejectsAnIslandStepOnlySomeMembersReach) {
   PlanRequest request{Collective::AllReduce, 8, 2, 0, false, false, nullptr};
   VerifyResult result = verifyPlan(request, [](const PlanRequest&, int rank) {

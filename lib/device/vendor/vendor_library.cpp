@@ -81,7 +81,7 @@ Status VendorLibrary::open(const std::string& nameOrPath, std::unique_ptr<Vendor
   bind(c.recv, "ncclRecv", true);
   bind(c.groupStart, "ncclGroupStart", true);
   bind(c.groupEnd, "ncclGroupEnd", true);
-  if (missing)  // the handle is released by the destructor
+  if (missing)  // left loaded, like every library opened here (see the destructor)
     return HETCCL_STATUS(Code::SystemError, "%s is not an NCCL/RCCL library: it has no %s", nameOrPath.c_str(), missing);
   // dlsym on the handle searches the library's dependencies too: hetccl's drop-in depends on
   // libhetccl, whose entry points no vendor library has.
