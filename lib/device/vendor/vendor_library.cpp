@@ -115,49 +115,49 @@ Status VendorLibrary::check(int result, VendorComm comm, const char* call) const
 
 // Every call below enters the library inside a VendorCallScope.  Types and ops pass by value:
 // hetccl's are NCCL's.
-#define HETCCL_VENDOR_CALL(comm, call, ...)              \
-  do {                                                   \
-    VendorCallScope scope;                               \
-    return check(calls_->call(__VA_ARGS__), comm, "nccl" #call); \
+#define HETCCL_VENDOR_CALL(comm, call, name, ...)         \
+  do {                                                    \
+    VendorCallScope scope;                                \
+    return check(calls_->call(__VA_ARGS__), comm, name);  \
   } while (0)
 
-Status VendorLibrary::uniqueId(VendorUniqueId* id) { HETCCL_VENDOR_CALL(nullptr, getUniqueId, id); }
+Status VendorLibrary::uniqueId(VendorUniqueId* id) { HETCCL_VENDOR_CALL(nullptr, getUniqueId, "ncclGetUniqueId", id); }
 Status VendorLibrary::initRank(VendorComm* comm, int nranks, const VendorUniqueId& id, int rank) {
-  HETCCL_VENDOR_CALL(nullptr, commInitRank, comm, nranks, id, rank);
+  HETCCL_VENDOR_CALL(nullptr, commInitRank, "ncclCommInitRank", comm, nranks, id, rank);
 }
 Status VendorLibrary::destroy(VendorComm comm, bool abort) {
-  if (abort) HETCCL_VENDOR_CALL(nullptr, commAbort, comm);
-  HETCCL_VENDOR_CALL(nullptr, commDestroy, comm);
+  if (abort) HETCCL_VENDOR_CALL(nullptr, commAbort, "ncclCommAbort", comm);
+  HETCCL_VENDOR_CALL(nullptr, commDestroy, "ncclCommDestroy", comm);
 }
 Status VendorLibrary::allReduce(const void* send, void* recv, size_t count, ElementType type, ReduceOp op,
                                 VendorComm comm, StreamHandle stream) {
-  HETCCL_VENDOR_CALL(comm, allReduce, send, recv, count, int(type), int(op), comm, stream);
+  HETCCL_VENDOR_CALL(comm, allReduce, "ncclAllReduce", send, recv, count, int(type), int(op), comm, stream);
 }
 Status VendorLibrary::reduceScatter(const void* send, void* recv, size_t recvCount, ElementType type, ReduceOp op,
                                     VendorComm comm, StreamHandle stream) {
-  HETCCL_VENDOR_CALL(comm, reduceScatter, send, recv, recvCount, int(type), int(op), comm, stream);
+  HETCCL_VENDOR_CALL(comm, reduceScatter, "ncclReduceScatter", send, recv, recvCount, int(type), int(op), comm, stream);
 }
 Status VendorLibrary::allGather(const void* send, void* recv, size_t sendCount, ElementType type, VendorComm comm,
                                 StreamHandle stream) {
-  HETCCL_VENDOR_CALL(comm, allGather, send, recv, sendCount, int(type), comm, stream);
+  HETCCL_VENDOR_CALL(comm, allGather, "ncclAllGather", send, recv, sendCount, int(type), comm, stream);
 }
 Status VendorLibrary::broadcast(const void* send, void* recv, size_t count, ElementType type, int root,
                                 VendorComm comm, StreamHandle stream) {
-  HETCCL_VENDOR_CALL(comm, broadcast, send, recv, count, int(type), root, comm, stream);
+  HETCCL_VENDOR_CALL(comm, broadcast, "ncclBroadcast", send, recv, count, int(type), root, comm, stream);
 }
 Status VendorLibrary::reduce(const void* send, void* recv, size_t count, ElementType type, ReduceOp op, int root,
                              VendorComm comm, StreamHandle stream) {
-  HETCCL_VENDOR_CALL(comm, reduce, send, recv, count, int(type), int(op), root, comm, stream);
+  HETCCL_VENDOR_CALL(comm, reduce, "ncclReduce", send, recv, count, int(type), int(op), root, comm, stream);
 }
 // Bytes travel as ncclUint8 (1).
 Status VendorLibrary::send(const void* buffer, size_t bytes, int peer, VendorComm comm, StreamHandle stream) {
-  HETCCL_VENDOR_CALL(comm, send, buffer, bytes, int(ElementType::Uint8), peer, comm, stream);
+  HETCCL_VENDOR_CALL(comm, send, "ncclSend", buffer, bytes, int(ElementType::Uint8), peer, comm, stream);
 }
 Status VendorLibrary::recv(void* buffer, size_t bytes, int peer, VendorComm comm, StreamHandle stream) {
-  HETCCL_VENDOR_CALL(comm, recv, buffer, bytes, int(ElementType::Uint8), peer, comm, stream);
+  HETCCL_VENDOR_CALL(comm, recv, "ncclRecv", buffer, bytes, int(ElementType::Uint8), peer, comm, stream);
 }
-Status VendorLibrary::groupStart() { HETCCL_VENDOR_CALL(nullptr, groupStart); }
-Status VendorLibrary::groupEnd() { HETCCL_VENDOR_CALL(nullptr, groupEnd); }
+Status VendorLibrary::groupStart() { HETCCL_VENDOR_CALL(nullptr, groupStart, "ncclGroupStart"); }
+Status VendorLibrary::groupEnd() { HETCCL_VENDOR_CALL(nullptr, groupEnd, "ncclGroupEnd"); }
 
 #undef HETCCL_VENDOR_CALL
 
