@@ -100,18 +100,19 @@ struct PlanKey {
   Collective collective;
   size_t count;
   int nranks, root;
-  bool inPlace, average;
+  bool inPlace, average, vendorIslandSteps;
   std::vector<int> islandOf, indexInIsland;
   std::vector<bool> islandLibrary;
 
   explicit PlanKey(const CostQuery& query)
       : algorithm(query.algorithm), collective(query.request.collective), count(query.request.count),
         nranks(query.request.nranks), root(query.request.root), inPlace(query.request.inPlace),
-        average(query.request.average), islandOf(query.request.topology->islandOf),
+        average(query.request.average), vendorIslandSteps(query.request.vendorIslandSteps), islandOf(query.request.topology->islandOf),
         indexInIsland(query.request.topology->indexInIsland), islandLibrary(query.request.topology->islandLibrary) {}
   bool operator==(const PlanKey& o) const {
     return algorithm == o.algorithm && collective == o.collective && count == o.count && nranks == o.nranks &&
-           root == o.root && inPlace == o.inPlace && average == o.average && islandOf == o.islandOf &&
+           root == o.root && inPlace == o.inPlace && average == o.average &&
+           vendorIslandSteps == o.vendorIslandSteps && islandOf == o.islandOf &&
            indexInIsland == o.indexInIsland && islandLibrary == o.islandLibrary;
   }
 };

@@ -48,24 +48,22 @@ struct IslandShards {
 };
 
 // Whether `island`'s collective steps go to its vendor library (one-rank islands need none).
-bool usesVendorSteps(const TopologyView& topology, int island) {
-  return topology.hasIslandLibrary(island) && topology.islandSize(island) > 1;
-}
-
-IslandShards shardsOf(const TopologyView& topology, int island, size_t n) {
-  return IslandShards{n, topology.islandSize(island), usesVendorSteps(topology, island)};
+bool usesVendorSteps(const TopologyView& topology, bool allowed, int island) {
+  return allowed && topology.hasIslandLibrary(island) && topology.islandSize(island) > 1;
 }
 
 // The buffer [0, n) as the all-reduce sees it: shards per island, segments, atoms.
 class AllReduceLayout {
  public:
-  AllReduceLayout(const TopologyView& topology, size_t n) : topology_(topology), n_(n) {
+  // `vendorSteps`: islands with a library cut the vendor's way (PlanRequest::vendorIslandSteps).
+  AllReduceLayout(const TopologyView& topology, size_t n, bool vendorSteps)
+      : topology_(topology), n_(n), vendorSteps_(vendorSteps) {
     // Each island's shard starts ascend: merge them rather than sort (plans for thousands
     // of ranks are built many times over by the cost model).
     boundaries_ = {0};
     for (int island = 0; island < topology.islandCount(); ++island) {
       const size_t middle = boundaries_.size();
-      const IslandShards shards = shardsOf(topology, island, n);
+      const IslandShards shards = shardsOf(island);
       for (int k = 0; k < topology.islandSize(island); ++k) boundaries_.push_back(shards.begin(k));
       std::inplace_merge(boundaries_.begin(), boundaries_.begin() + middle, boundaries_.end());
     }
@@ -76,7 +74,7 @@ class AllReduceLayout {
     shardFirstSegment_.resize(topology.islandCount());
     for (int island = 0; island < topology.islandCount(); ++island) {
       const int g = topology.islandSize(island);
-      const IslandShards shards = shardsOf(topology, island, n);
+      const IslandShards shards = shardsOf(island);
       size_t segment = 0;
       shardFirstSegment_[island].reserve(g + 1);
       for (int k = 0; k <= g; ++k) {
@@ -111,19 +109,24 @@ class AllReduceLayout {
   }
   // The rank of `island` whose shard holds `segment`.
   int owner(int island, int segment) const {
-    int k = shardsOf(topology_, island, n_).indexOf(boundaries_[segment]);
+    int k = shardsOf(island).indexOf(boundaries_[segment]);
     return topology_.members[island][k];
   }
-  size_t shardBegin(int island, int k) const { return shardsOf(topology_, island, n_).begin(k); }
+  size_t shardBegin(int island, int k) const { return shardsOf(island).begin(k); }
   size_t largestShard() const {
     size_t largest = 0;
-    for (int island = 0; island < islands(); ++island) largest = std::max(largest, shardsOf(topology_, island, n_).largest());
+    for (int island = 0; island < islands(); ++island) largest = std::max(largest, shardsOf(island).largest());
     return largest;
   }
 
  private:
+  IslandShards shardsOf(int island) const {
+    return IslandShards{n_, topology_.islandSize(island), usesVendorSteps(topology_, vendorSteps_, island)};
+  }
+
   const TopologyView& topology_;
   size_t n_;
+  bool vendorSteps_;
   std::vector<size_t> boundaries_;
   std::vector<std::vector<int>> shardFirstSegment_;  // island -> shard k (0..g) -> segment
 };
@@ -262,8 +265,8 @@ RankPlan buildIslandAllReduce(const PlanRequest& request, int rank, const char* 
   RankPlan plan = emptyPlan(request, rank, name);
   TopologyView fallback;
   const TopologyView& topology = topologyOf(request, fallback);
-  AllReduceLayout layout(topology, request.count);
-  const bool vendorSteps = usesVendorSteps(topology, topology.islandOf[rank]);
+  AllReduceLayout layout(topology, request.count, request.vendorIslandSteps);
+  const bool vendorSteps = usesVendorSteps(topology, request.vendorIslandSteps, topology.islandOf[rank]);
   if (vendorSteps) addVendorIslandReduceScatter(plan, request, topology, rank);
   else addIslandReduceScatter(plan, request, layout, topology, rank);
   if (topology.islandCount() > 1) {

@@ -77,6 +77,10 @@ struct PlanRequest {
   bool average = false;  // append the Divide of an average (op == Avg)
   // The job's islands; nullptr means one island of all ranks.  Flat plans ignore it.
   const TopologyView* topology = nullptr;
+  // Islands with a vendor library (topology->islandLibrary) hand their collective steps to it;
+  // false keeps hetccl's own island algorithms everywhere (floating-point max/min, whose NaN
+  // and signed-zero rules the vendor libraries do not promise).
+  bool vendorIslandSteps = true;
 };
 
 struct RankPlan {

@@ -206,6 +206,7 @@ Status runCollective(hetcclComm& comm, const CollectiveCall& call) {
   request.inPlace = isInPlace(call, comm.rank, elementBytes);
   request.average = call.op == ReduceOp::Avg;
   request.topology = &comm.topology.view;
+  request.vendorIslandSteps = vendorReducesAsHetccl(call.type, call.op);
   TuningChoice choice = comm.tuner.choose(request, elementBytes);
   RankPlan plan = buildPlan(choice.algorithm, request, comm.rank);
   comm.lastAlgorithm = plan.algorithm;

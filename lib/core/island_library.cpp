@@ -143,6 +143,9 @@ Status IslandLibrary::enqueue(const Op& op, const void* src, void* dst, ElementT
 
 bool IslandLibrary::takesWhole(const CollectiveCall& call, bool inPlace) const {
   if (!wholeCommunicator_) return false;
+  const bool reduces = call.collective == Collective::AllReduce || call.collective == Collective::ReduceScatter ||
+                       call.collective == Collective::Reduce;
+  if (reduces && !vendorReducesAsHetccl(call.type, call.op)) return false;
   switch (call.collective) {
     case Collective::AllReduce:
     case Collective::ReduceScatter:
@@ -157,21 +160,31 @@ bool IslandLibrary::takesWhole(const CollectiveCall& call, bool inPlace) const {
   }
 }
 
+// hetccl's average is the sum divided once by the rank count (NCCL's pre-scales floats,
+// which rounds differently): the vendor sums, and hetccl's divide kernel follows on the
+// same stream, still without waiting for anything.
 Status IslandLibrary::runWhole(const CollectiveCall& call) {
   HETCCL_TRY(device_.activate());
   const void* send = call.sendbuff;
   void* recv = call.recvbuff;
+  const bool average = call.op == ReduceOp::Avg;
+  const ReduceOp op = average ? ReduceOp::Sum : call.op;
+  auto divide = [&](Status summed, bool holdsResult) {
+    if (!summed.isOk() || !average || !holdsResult) return summed;
+    return device_.divideAsync(recv, call.count, call.type, static_cast<uint64_t>(islandSize_), call.stream);
+  };
   switch (call.collective) {
     case Collective::AllReduce:
-      return library_->allReduce(send, recv, call.count, call.type, call.op, vendorComm_, call.stream);
+      return divide(library_->allReduce(send, recv, call.count, call.type, op, vendorComm_, call.stream), true);
     case Collective::ReduceScatter:
-      return library_->reduceScatter(send, recv, call.count, call.type, call.op, vendorComm_, call.stream);
+      return divide(library_->reduceScatter(send, recv, call.count, call.type, op, vendorComm_, call.stream), true);
     case Collective::AllGather:
       return library_->allGather(send, recv, call.count, call.type, vendorComm_, call.stream);
     case Collective::Broadcast:
       return library_->broadcast(send, recv, call.count, call.type, call.root, vendorComm_, call.stream);
     case Collective::Reduce:
-      return library_->reduce(send, recv, call.count, call.type, call.op, call.root, vendorComm_, call.stream);
+      return divide(library_->reduce(send, recv, call.count, call.type, op, call.root, vendorComm_, call.stream),
+                    islandRank_ == call.root);
     case Collective::AlltoAll: {
       // One send and one receive per peer in one group: the vendor's point-to-point all-to-all.
       const size_t bytes = call.count * elementSize(call.type);

@@ -76,7 +76,7 @@ std::vector<TuningChoice> Tuner::rank(const PlanRequest& request, size_t element
 
 TuningChoice Tuner::choose(const PlanRequest& request, size_t elementSize) {
   auto key = std::make_tuple(static_cast<int>(request.collective), request.count, elementSize, request.root,
-                             request.inPlace, request.average);
+                             request.inPlace, request.average, request.vendorIslandSteps);
   if (auto it = cache_.find(key); it != cache_.end()) return it->second;
   TuningChoice winner;
   winner.predictedSeconds = -1;

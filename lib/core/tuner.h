@@ -39,7 +39,7 @@ class Tuner {
   TopologyView topology_;
   CostParameters costs_;
   Settings settings_;
-  std::map<std::tuple<int, size_t, size_t, int, bool, bool>, TuningChoice> cache_;
+  std::map<std::tuple<int, size_t, size_t, int, bool, bool, bool>, TuningChoice> cache_;
 };
 
 }  // namespace hetccl

@@ -29,6 +29,18 @@ inline size_t elementSize(ElementType t) {
   return 0;
 }
 
+inline bool isFloatingType(ElementType t) {
+  return t == ElementType::Float16 || t == ElementType::Float32 || t == ElementType::Float64 ||
+         t == ElementType::Bfloat16;
+}
+
+// Whether a vendor library (NCCL, RCCL) may reduce with `op` on `type` and still give
+// hetccl's documented result.  Not floating-point max/min: hetccl's propagate NaN and order
+// -0 < +0 (IEEE 754-2019), which the vendor libraries do not promise.
+inline bool vendorReducesAsHetccl(ElementType type, ReduceOp op) {
+  return !(isFloatingType(type) && (op == ReduceOp::Max || op == ReduceOp::Min));
+}
+
 // Names as nccl-tests prints them (-d flag).
 const char* elementTypeName(ElementType t);
 const char* reduceOpName(ReduceOp op);

@@ -5,6 +5,7 @@
 // the test has nothing to check and says so.  The data itself is checked by the other tests.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -38,6 +39,35 @@ TEST(IslandLibrary, AllReduceRanByTheExpectedLibrary) {
   for (size_t i = 0; i < count; ++i) {
     EXPECT_EQ(sums[i], static_cast<int32_t>(i * 7) * ranks + rankSum) << "element " << i;
     if (sums[i] != static_cast<int32_t>(i * 7) * ranks + rankSum) break;
+  }
+}
+
+// Floating-point max/min keep hetccl's NaN and signed-zero rules, which vendor libraries do
+// not promise: they never go to the library, whatever the entry expects for sums.
+TEST(IslandLibrary, FloatingPointMaxStaysWithHetccl) {
+  const char* expected = std::getenv("HETCCL_TEST_EXPECT_ALGORITHM");
+  if (!expected || !*expected) GTEST_SKIP() << "HETCCL_TEST_EXPECT_ALGORITHM is not set for this entry";
+  const CommPair& p = world();
+  const size_t count = 1001;
+  std::vector<float> mine(count);
+  for (size_t i = 0; i < count; ++i) mine[i] = static_cast<float>((i * 13 + static_cast<size_t>(p.rank()) * 7) % 101);
+  DeviceBuffer buffer(count * sizeof(float));
+  buffer.upload(Bytes(reinterpret_cast<unsigned char*>(mine.data()),
+                      reinterpret_cast<unsigned char*>(mine.data()) + count * sizeof(float)));
+  EXPECT_EQ(hetcclAllReduce(buffer.data(), buffer.data(), count, hetcclFloat32, hetcclMax, p.comm, nullptr), hetcclSuccess)
+      << hetcclGetLastError(p.comm);
+  EXPECT_EQ(hetcclStreamSynchronize(nullptr), hetcclSuccess);
+  const char* algorithm = nullptr;
+  EXPECT_EQ(hetcclCommGetAlgorithm(p.comm, &algorithm), hetcclSuccess);
+  const std::string name = algorithm ? algorithm : "";
+  EXPECT_EQ(name.find_first_of(":+"), std::string::npos) << name << " (expected one of hetccl's own)";
+  Bytes result = buffer.download();
+  const float* maxima = reinterpret_cast<const float*>(result.data());
+  for (size_t i = 0; i < count; ++i) {
+    float best = 0;
+    for (int r = 0; r < p.size(); ++r) best = std::max(best, static_cast<float>((i * 13 + static_cast<size_t>(r) * 7) % 101));
+    EXPECT_EQ(maxima[i], best) << "element " << i;
+    if (maxima[i] != best) break;
   }
 }
 

@@ -87,6 +87,17 @@ TEST(VendorIslandPlans, DelegatedIslandsLeaveOnlyCrossIslandTrafficToHetccl) {
   }
 }
 
+// vendorIslandSteps = false (floating-point max/min) keeps hetccl's own island steps.
+TEST(VendorIslandPlans, RequestCanKeepIslandStepsWithHetccl) {
+  TopologyView topology = TopologyView::fromIslandIds({0, 0, 1, 1});
+  topology.islandLibrary = {true, true};
+  PlanRequest request{Collective::AllReduce, 100, 4, 0, false, false, &topology};
+  request.vendorIslandSteps = false;
+  for (int rank = 0; rank < 4; ++rank)
+    for (const Step& step : buildPlan(Algorithm::Hierarchical, request, rank).steps) EXPECT_FALSE(isIslandStep(step));
+  EXPECT_TRUE(verifyPlan(request, [](const PlanRequest& r, int rank) { return buildPlan(Algorithm::Hierarchical, r, rank); }).ok);
+}
+
 RankPlan twoRankIslandPlan(int rank, size_t scatterCount) {
   RankPlan plan;
   plan.rank = rank;

@@ -135,7 +135,9 @@ hetcclResult_t hetcclStreamSynchronize(hetcclStream_t stream);
  *   in-place all-to-all:     sendbuff == recvbuff
  * Each call is ordered on `stream`: work enqueued there before the call is seen, and the
  * result is visible to work enqueued after it.  Outside a group the call returns when the
- * operation has completed (see README, "Stream semantics"). */
+ * operation has completed, except on the native path (a single-island communicator whose
+ * vendor library, NCCL or RCCL, takes the whole operation): there it returns once the
+ * operation is enqueued, as NCCL's does (see README, "Stream semantics"). */
 hetcclResult_t hetcclAllReduce(const void* sendbuff, void* recvbuff, size_t count,
                                hetcclDataType_t datatype, hetcclRedOp_t op, hetcclComm_t comm,
                                hetcclStream_t stream);
