@@ -39,6 +39,9 @@ class IslandLibrary : public IslandCollectives {
   // Frees the vendor communicator (NCCL's abort when `abort`).
   void close(bool abort);
   std::string shortName() const { return library_->shortName(); }
+  // An error the vendor library met after a call had returned (the native path's calls
+  // return once enqueued), or ok.
+  Status asyncError() { return vendorComm_ ? library_->asyncError(vendorComm_) : Status::ok(); }
   std::string describe() const { return library_->describe(); }
 
   Status enqueue(const Op& op, const void* src, void* dst, ElementType type, ReduceOp reduction,

@@ -33,6 +33,9 @@ TEST(IslandLibrary, AllReduceRanByTheExpectedLibrary) {
   const char* algorithm = nullptr;
   EXPECT_EQ(hetcclCommGetAlgorithm(p.comm, &algorithm), hetcclSuccess);
   EXPECT_EQ(std::string(algorithm ? algorithm : "(null)"), expected);
+  hetcclResult_t asyncError = hetcclInternalError;  // asks the vendor library too
+  EXPECT_EQ(hetcclCommGetAsyncError(p.comm, &asyncError), hetcclSuccess);
+  EXPECT_EQ(asyncError, hetcclSuccess);
   Bytes result = buffer.download();
   const int32_t* sums = reinterpret_cast<const int32_t*>(result.data());
   const int32_t ranks = p.size(), rankSum = ranks * (ranks - 1) / 2;

@@ -34,6 +34,7 @@ struct VendorLibrary::Calls {
   int (*commInitRank)(void**, int, VendorUniqueId, int) = nullptr;
   int (*commDestroy)(void*) = nullptr;
   int (*commAbort)(void*) = nullptr;
+  int (*commGetAsyncError)(void*, int*) = nullptr;
   int (*allReduce)(const void*, void*, size_t, int, int, void*, void*) = nullptr;
   int (*reduceScatter)(const void*, void*, size_t, int, int, void*, void*) = nullptr;
   int (*allGather)(const void*, void*, size_t, int, void*, void*) = nullptr;
@@ -72,6 +73,7 @@ Status VendorLibrary::open(const std::string& nameOrPath, std::unique_ptr<Vendor
   bind(c.commInitRank, "ncclCommInitRank", true);
   bind(c.commDestroy, "ncclCommDestroy", true);
   bind(c.commAbort, "ncclCommAbort", true);
+  bind(c.commGetAsyncError, "ncclCommGetAsyncError", true);
   bind(c.allReduce, "ncclAllReduce", true);
   bind(c.reduceScatter, "ncclReduceScatter", true);
   bind(c.allGather, "ncclAllGather", true);
@@ -128,6 +130,14 @@ Status VendorLibrary::initRank(VendorComm* comm, int nranks, const VendorUniqueI
 Status VendorLibrary::destroy(VendorComm comm, bool abort) {
   if (abort) HETCCL_VENDOR_CALL(nullptr, commAbort, "ncclCommAbort", comm);
   HETCCL_VENDOR_CALL(nullptr, commDestroy, "ncclCommDestroy", comm);
+}
+Status VendorLibrary::asyncError(VendorComm comm) {
+  int error = 0;
+  {
+    VendorCallScope scope;
+    HETCCL_TRY(check(calls_->commGetAsyncError(comm, &error), comm, "ncclCommGetAsyncError"));
+  }
+  return check(error, comm, "an earlier operation (ncclCommGetAsyncError)");
 }
 Status VendorLibrary::allReduce(const void* send, void* recv, size_t count, ElementType type, ReduceOp op,
                                 VendorComm comm, StreamHandle stream) {

@@ -39,6 +39,8 @@ class VendorLibrary {
   Status uniqueId(VendorUniqueId* id);
   Status initRank(VendorComm* comm, int nranks, const VendorUniqueId& id, int rank);
   Status destroy(VendorComm comm, bool abort);
+  // The communicator's asynchronous error (ncclCommGetAsyncError), as a Status.
+  Status asyncError(VendorComm comm);
 
   Status allReduce(const void* send, void* recv, size_t count, ElementType type, ReduceOp op, VendorComm comm,
                    StreamHandle stream);
