@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -17,31 +18,50 @@
 namespace hetccl_test {
 namespace {
 
+const size_t kCount = 1001;  // odd, and not a multiple of 3: the island steps' tails run
+
+// Rank r's element i, for the data of the checks below.
+template <typename T>
+T elementOf(int rank, size_t i) {
+  return static_cast<T>((i * 13 + static_cast<size_t>(rank) * 7) % 101);
+}
+
+// An in-place all-reduce of elementOf<T>(this rank, i) on the world communicator; returns the
+// result and sets *algorithm to what hetcclCommGetAlgorithm says ran it.
+template <typename T>
+std::vector<T> allReduceOnWorld(hetcclDataType_t type, hetcclRedOp_t op, std::string* algorithm) {
+  const CommPair& p = world();
+  std::vector<T> mine(kCount);
+  for (size_t i = 0; i < kCount; ++i) mine[i] = elementOf<T>(p.rank(), i);
+  DeviceBuffer buffer(kCount * sizeof(T));
+  const unsigned char* bytes = reinterpret_cast<const unsigned char*>(mine.data());
+  buffer.upload(Bytes(bytes, bytes + kCount * sizeof(T)));
+  EXPECT_EQ(hetcclAllReduce(buffer.data(), buffer.data(), kCount, type, op, p.comm, nullptr), hetcclSuccess)
+      << hetcclGetLastError(p.comm);
+  EXPECT_EQ(hetcclStreamSynchronize(nullptr), hetcclSuccess);
+  const char* name = nullptr;
+  EXPECT_EQ(hetcclCommGetAlgorithm(p.comm, &name), hetcclSuccess);
+  *algorithm = name ? name : "(null)";
+  Bytes result = buffer.download();
+  std::vector<T> values(kCount);
+  std::memcpy(values.data(), result.data(), kCount * sizeof(T));
+  return values;
+}
+
 TEST(IslandLibrary, AllReduceRanByTheExpectedLibrary) {
   const char* expected = std::getenv("HETCCL_TEST_EXPECT_ALGORITHM");
   if (!expected || !*expected) GTEST_SKIP() << "HETCCL_TEST_EXPECT_ALGORITHM is not set for this entry";
-  const CommPair& p = world();
-  const size_t count = 1001;  // odd, and not a multiple of 3: the island steps' tails run
-  std::vector<int32_t> mine(count);
-  for (size_t i = 0; i < count; ++i) mine[i] = static_cast<int32_t>(i * 7 + p.rank());
-  DeviceBuffer buffer(count * sizeof(int32_t));
-  buffer.upload(Bytes(reinterpret_cast<unsigned char*>(mine.data()),
-                      reinterpret_cast<unsigned char*>(mine.data()) + count * sizeof(int32_t)));
-  EXPECT_EQ(hetcclAllReduce(buffer.data(), buffer.data(), count, hetcclInt32, hetcclSum, p.comm, nullptr), hetcclSuccess)
-      << hetcclGetLastError(p.comm);
-  EXPECT_EQ(hetcclStreamSynchronize(nullptr), hetcclSuccess);
-  const char* algorithm = nullptr;
-  EXPECT_EQ(hetcclCommGetAlgorithm(p.comm, &algorithm), hetcclSuccess);
-  EXPECT_EQ(std::string(algorithm ? algorithm : "(null)"), expected);
+  std::string algorithm;
+  const std::vector<int32_t> sums = allReduceOnWorld<int32_t>(hetcclInt32, hetcclSum, &algorithm);
+  EXPECT_EQ(algorithm, expected);
   hetcclResult_t asyncError = hetcclInternalError;  // asks the vendor library too
-  EXPECT_EQ(hetcclCommGetAsyncError(p.comm, &asyncError), hetcclSuccess);
+  EXPECT_EQ(hetcclCommGetAsyncError(world().comm, &asyncError), hetcclSuccess);
   EXPECT_EQ(asyncError, hetcclSuccess);
-  Bytes result = buffer.download();
-  const int32_t* sums = reinterpret_cast<const int32_t*>(result.data());
-  const int32_t ranks = p.size(), rankSum = ranks * (ranks - 1) / 2;
-  for (size_t i = 0; i < count; ++i) {
-    EXPECT_EQ(sums[i], static_cast<int32_t>(i * 7) * ranks + rankSum) << "element " << i;
-    if (sums[i] != static_cast<int32_t>(i * 7) * ranks + rankSum) break;
+  for (size_t i = 0; i < kCount; ++i) {
+    int32_t sum = 0;
+    for (int r = 0; r < world().size(); ++r) sum += elementOf<int32_t>(r, i);
+    EXPECT_EQ(sums[i], sum) << "element " << i;
+    if (sums[i] != sum) break;
   }
 }
 
@@ -50,25 +70,12 @@ TEST(IslandLibrary, AllReduceRanByTheExpectedLibrary) {
 TEST(IslandLibrary, FloatingPointMaxStaysWithHetccl) {
   const char* expected = std::getenv("HETCCL_TEST_EXPECT_ALGORITHM");
   if (!expected || !*expected) GTEST_SKIP() << "HETCCL_TEST_EXPECT_ALGORITHM is not set for this entry";
-  const CommPair& p = world();
-  const size_t count = 1001;
-  std::vector<float> mine(count);
-  for (size_t i = 0; i < count; ++i) mine[i] = static_cast<float>((i * 13 + static_cast<size_t>(p.rank()) * 7) % 101);
-  DeviceBuffer buffer(count * sizeof(float));
-  buffer.upload(Bytes(reinterpret_cast<unsigned char*>(mine.data()),
-                      reinterpret_cast<unsigned char*>(mine.data()) + count * sizeof(float)));
-  EXPECT_EQ(hetcclAllReduce(buffer.data(), buffer.data(), count, hetcclFloat32, hetcclMax, p.comm, nullptr), hetcclSuccess)
-      << hetcclGetLastError(p.comm);
-  EXPECT_EQ(hetcclStreamSynchronize(nullptr), hetcclSuccess);
-  const char* algorithm = nullptr;
-  EXPECT_EQ(hetcclCommGetAlgorithm(p.comm, &algorithm), hetcclSuccess);
-  const std::string name = algorithm ? algorithm : "";
-  EXPECT_EQ(name.find_first_of(":+"), std::string::npos) << name << " (expected one of hetccl's own)";
-  Bytes result = buffer.download();
-  const float* maxima = reinterpret_cast<const float*>(result.data());
-  for (size_t i = 0; i < count; ++i) {
+  std::string algorithm;
+  const std::vector<float> maxima = allReduceOnWorld<float>(hetcclFloat32, hetcclMax, &algorithm);
+  EXPECT_EQ(algorithm.find_first_of(":+"), std::string::npos) << algorithm << " (expected one of hetccl's own)";
+  for (size_t i = 0; i < kCount; ++i) {
     float best = 0;
-    for (int r = 0; r < p.size(); ++r) best = std::max(best, static_cast<float>((i * 13 + static_cast<size_t>(r) * 7) % 101));
+    for (int r = 0; r < world().size(); ++r) best = std::max(best, elementOf<float>(r, i));
     EXPECT_EQ(maxima[i], best) << "element " << i;
     if (maxima[i] != best) break;
   }
