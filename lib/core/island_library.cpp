@@ -74,19 +74,16 @@ Status IslandLibrary::connect(hetcclComm& comm, std::unique_ptr<IslandLibrary>* 
   bool worthWarning = false;
   std::unique_ptr<VendorLibrary> library = openForThisRank(comm, &why, &worthWarning);
 
-  // An island uses its library only if every member opened it: their plans must agree.
+  // An island uses its library only if every member opened it and joined its communicator:
+  // the members' plans must agree.  Failures fall back to hetccl's own island algorithms (a
+  // vendor refusing, e.g. NCCL with two ranks on one GPU, is no reason to fail the job).
   MPI_Comm islandComm = MPI_COMM_NULL;
   if (MPI_Comm_split(comm.mpiComm, island, comm.rank, &islandComm) != MPI_SUCCESS)
     return HETCCL_STATUS(Code::SystemError, "MPI_Comm_split into islands failed");
   int usable = library ? 1 : 0, islandUsable = 0;
   MPI_Allreduce(&usable, &islandUsable, 1, MPI_INT, MPI_MIN, islandComm);
-  std::vector<int> usableByRank(comm.nranks);
-  MPI_Allgather(&islandUsable, 1, MPI_INT, usableByRank.data(), 1, MPI_INT, comm.mpiComm);
-  view.islandLibrary.assign(view.islandCount(), false);
-  for (int i = 0; i < view.islandCount(); ++i) view.islandLibrary[i] = usableByRank[view.members[i][0]] != 0;
-
+  std::unique_ptr<IslandLibrary> created;
   if (!islandUsable) {
-    MPI_Comm_free(&islandComm);
     if (library)
       HETCCL_WARN("island %s: %s opened here but not on every member; the island runs hetccl's own island algorithms",
                   islandName.c_str(), library->describe().c_str());
@@ -95,10 +92,35 @@ Status IslandLibrary::connect(hetcclComm& comm, std::unique_ptr<IslandLibrary>* 
                   islandName.c_str(), why.c_str());
     else
       HETCCL_INFO("island %s: no vendor library (%s)", islandName.c_str(), why.c_str());
-    // The other islands may be creating vendor communicators: take part in their agreement.
-    return agree(comm.mpiComm, Status::ok(), "creating the islands' vendor communicators");
+  } else {
+    Status status = createVendorCommunicator(comm, islandComm, std::move(library), &created);
+    int joined = status.isOk() ? 1 : 0;
+    MPI_Allreduce(MPI_IN_PLACE, &joined, 1, MPI_INT, MPI_MIN, islandComm);
+    if (!joined) {
+      if (created) created->close(true);  // others failed: do not wait for them
+      created.reset();
+      islandUsable = 0;
+      HETCCL_WARN("island %s: the vendor library could not make the island's communicator (%s); the island runs "
+                  "hetccl's own island algorithms",
+                  islandName.c_str(), status.isOk() ? "it failed on another member" : status.message().c_str());
+    } else {
+      HETCCL_INFO("island %s: collectives inside the island by %s, rank %d of %d", islandName.c_str(),
+                  created->describe().c_str(), created->islandRank_, created->islandSize_);
+    }
   }
+  MPI_Comm_free(&islandComm);
+  // Every rank's plans depend on every island's cut: all learn which islands use a library.
+  std::vector<int> usableByRank(comm.nranks);
+  MPI_Allgather(&islandUsable, 1, MPI_INT, usableByRank.data(), 1, MPI_INT, comm.mpiComm);
+  view.islandLibrary.assign(view.islandCount(), false);
+  for (int i = 0; i < view.islandCount(); ++i) view.islandLibrary[i] = usableByRank[view.members[i][0]] != 0;
+  *out = std::move(created);
+  return Status::ok();
+}
 
+Status IslandLibrary::createVendorCommunicator(hetcclComm& comm, MPI_Comm islandComm,
+                                               std::unique_ptr<VendorLibrary> library,
+                                               std::unique_ptr<IslandLibrary>* created) {
   int islandRank = 0, islandSize = 1;
   MPI_Comm_rank(islandComm, &islandRank);
   MPI_Comm_size(islandComm, &islandSize);
@@ -107,21 +129,11 @@ Status IslandLibrary::connect(hetcclComm& comm, std::unique_ptr<IslandLibrary>* 
   // Everything that can fail alone happens before the vendor's initialisation, which waits
   // for every member: a member that failed would leave the others waiting there forever.
   if (status.isOk()) status = comm.device->activate();
-  status = agree(islandComm, status, "preparing the island's vendor communicator");
-  if (status.isOk()) MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, islandComm);
-  MPI_Comm_free(&islandComm);
-  std::unique_ptr<IslandLibrary> created(
-      new IslandLibrary(std::move(library), *comm.device, islandRank, islandSize, view.islandCount() == 1));
-  if (status.isOk()) status = created->library_->initRank(&created->vendorComm_, islandSize, id, islandRank);
-  status = agree(comm.mpiComm, status, "creating the islands' vendor communicators");
-  if (!status.isOk()) {
-    created->close(true);  // peers may have failed: do not wait for them
-    return status;
-  }
-  HETCCL_INFO("island %s: collectives inside the island by %s, rank %d of %d", islandName.c_str(),
-              created->describe().c_str(), islandRank, islandSize);
-  *out = std::move(created);
-  return Status::ok();
+  HETCCL_TRY(agree(islandComm, status, "preparing the island's vendor communicator"));
+  MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, islandComm);
+  created->reset(new IslandLibrary(std::move(library), *comm.device, islandRank, islandSize,
+                                   comm.topology.view.islandCount() == 1));
+  return (*created)->library_->initRank(&(*created)->vendorComm_, islandSize, id, islandRank);
 }
 
 Status IslandLibrary::enqueue(const Op& op, const void* src, void* dst, ElementType type, ReduceOp reduction,

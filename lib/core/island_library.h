@@ -7,8 +7,9 @@
 //   - a communicator that is one island hands whole collectives and point-to-point groups to
 //     it (the "native" path): the vendor call is made on the caller's stream, with nothing
 //     copied, staged or synchronised in between.
-// An island whose library is missing (RCCL is not in Debian) runs hetccl's own island
-// algorithms, with a warning; islands decide this together, so their plans agree.
+// An island whose library is missing (RCCL is not in Debian) or refuses to make the island's
+// communicator runs hetccl's own island algorithms, with a warning; islands decide this
+// together, and every rank learns every island's outcome, so that plans agree.
 #pragma once
 
 #include <mpi.h>
@@ -56,6 +57,10 @@ class IslandLibrary : public IslandCollectives {
  private:
   IslandLibrary(std::unique_ptr<VendorLibrary> library, Device& device, int islandRank, int islandSize,
                 bool wholeCommunicator);
+  // The unique id made on the island's first member, broadcast over `islandComm`, then the
+  // vendor's initialisation.  Collective over the island.
+  static Status createVendorCommunicator(hetcclComm& comm, MPI_Comm islandComm, std::unique_ptr<VendorLibrary> library,
+                                         std::unique_ptr<IslandLibrary>* created);
 
   std::unique_ptr<VendorLibrary> library_;
   Device& device_;

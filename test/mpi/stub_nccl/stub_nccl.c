@@ -7,7 +7,7 @@
  * Limits, fine for what the tests give it: host memory, blocking calls (the stream is
  * ignored), types MPI has (no float16/bfloat16), ops sum/prod/max/min (no avg), and the
  * process that made the unique id must be the communicator's rank 0 (hetccl's island code
- * does exactly that). */
+ * does exactly that).  STUB_NCCL_REFUSE_INIT=1 makes ncclCommInitRank fail. */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -89,6 +89,9 @@ int ncclGetUniqueId(ncclUniqueId* id) {
 /* Members tell the maker (rank 0) their world ranks; it answers with the list, in rank order;
  * then the members alone create their MPI communicator. */
 int ncclCommInitRank(ncclComm_t* out, int nranks, ncclUniqueId id, int rank) {
+  /* A library that refuses (NCCL with two ranks on one GPU does): set on every member. */
+  const char* refuse = getenv("STUB_NCCL_REFUSE_INIT");
+  if (refuse && *refuse == '1') return systemError;
   IdLayout layout;
   memcpy(&layout, id.internal, sizeof layout);
   if (memcmp(layout.marker, kMarker, sizeof kMarker) != 0 || rank < 0 || rank >= nranks) return invalidArgument;
