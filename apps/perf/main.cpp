@@ -45,7 +45,9 @@ std::vector<std::string> describeRanks(int rank, int nranks) {
   int hostLength = 0;
   MPI_Get_processor_name(host, &hostLength);
   char line[kLine] = {};
-  std::snprintf(line, sizeof line, "Rank %2d Pid %6d on %s", rank, static_cast<int>(getpid()),
+  // Host names are far shorter than MPI_MAX_PROCESSOR_NAME; the bound keeps the line's size
+  // provable (GCC's -Wformat-truncation, an error in debug builds).
+  std::snprintf(line, sizeof line, "Rank %2d Pid %6d on %.200s", rank, static_cast<int>(getpid()),
                 host);
   std::vector<char> all(rank == 0 ? static_cast<size_t>(kLine) * nranks : 0);
   MPI_Gather(line, kLine, MPI_CHAR, all.data(), kLine, MPI_CHAR, 0, MPI_COMM_WORLD);
