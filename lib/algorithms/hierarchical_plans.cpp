@@ -403,6 +403,21 @@ RankPlan buildHierarchicalBroadcast(const PlanRequest& request, int rank) {
   const int hop = modRank(J - rootIsland, N);  // this island's place in the leaders' chain
   const Region input{kInputBuffer, 0, n}, output{kOutputBuffer, 0, n};
   Step step;
+  bool isLeader = rank == leader(J);
+  if (usesVendorSteps(topology, request.vendorIslandSteps, J)) {
+    // The leaders' chain first, then one vendor broadcast from the leader inside the island.
+    if (rank == request.root && N > 1) addOp(step, Op{OpKind::Send, leader((J + 1) % N), input, {}});
+    pushIfAny(plan, step);
+    if (isLeader && rank != request.root) {
+      addOp(step, Op{OpKind::RecvCopy, leader(modRank(J - 1, N)), {}, output});
+      pushIfAny(plan, step);
+      if (hop + 1 < N) addOp(step, Op{OpKind::Send, leader((J + 1) % N), output, {}});
+      pushIfAny(plan, step);
+    }
+    addOp(step, Op{OpKind::IslandBroadcast, leaderIndex, rank == request.root ? input : output, output});
+    pushIfAny(plan, step);
+    return plan;
+  }
   if (rank == request.root) {
     if (!request.inPlace) addOp(step, Op{OpKind::Copy, -1, input, output});
     if (N > 1) addOp(step, Op{OpKind::Send, leader((J + 1) % N), input, {}});
@@ -410,7 +425,6 @@ RankPlan buildHierarchicalBroadcast(const PlanRequest& request, int rank) {
     pushIfAny(plan, step);
     return plan;
   }
-  bool isLeader = rank == leader(J);
   addOp(step, Op{OpKind::RecvCopy, isLeader ? leader(modRank(J - 1, N)) : islandPrevious, {}, output});
   pushIfAny(plan, step);
   if (isLeader && hop + 1 < N) addOp(step, Op{OpKind::Send, leader((J + 1) % N), output, {}});

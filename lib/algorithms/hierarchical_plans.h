@@ -17,7 +17,8 @@
 // all-gather as island-collective steps instead of a ring: equal shards of n/g elements, the
 // n mod g left over added to the last member's shard and reduced onto / broadcast from it.
 // The segments and owners follow each island's own cut, so any mix of islands with and
-// without a library works.
+// without a library works.  The hierarchical broadcast hands its island chain to the library
+// the same way (one broadcast from the island's leader once the leaders' chain has passed).
 #pragma once
 
 #include "algorithms/plan.h"

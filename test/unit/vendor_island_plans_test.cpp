@@ -64,6 +64,30 @@ TEST(VendorIslandPlans, AllReduceVerifiesForEveryLayoutAndDelegation) {
 
 // With every island delegating, no intra-island traffic is left to hetccl: a reduce-scatter
 // step first, an all-gather step last, and only cross-island transfers between them.
+TEST(VendorIslandPlans, BroadcastVerifiesForEveryLayoutRootAndDelegation) {
+  int verified = 0;
+  for (int p = 1; p <= 12; ++p)
+    for (const auto& ids : layoutsFor(p))
+      for (const std::vector<bool>& delegation : delegationsFor(TopologyView::fromIslandIds(ids).islandCount())) {
+        TopologyView topology = TopologyView::fromIslandIds(ids);
+        topology.islandLibrary = delegation;
+        for (int root : {0, p / 2, p - 1})
+          for (size_t count : {0, 1, 5, 37})
+            for (bool inPlace : {false, true}) {
+              PlanRequest request{Collective::Broadcast, count, p, root, inPlace, false, &topology};
+              auto builder = [](const PlanRequest& r, int rank) { return buildPlan(Algorithm::Hierarchical, r, rank); };
+              for (VerifyOptions mode : {VerifyOptions{0, false}, VerifyOptions{3, true}}) {
+                VerifyResult result = verifyPlan(request, builder, mode);
+                ASSERT_TRUE(result.ok) << "broadcast on " << topology.describe() << " (p=" << p << ") root " << root
+                                       << " island 0 delegates " << delegation[0] << ", count " << count
+                                       << (inPlace ? " in-place" : "") << "\n" << result.error;
+                ++verified;
+              }
+            }
+      }
+  EXPECT_GT(verified, 1000);
+}
+
 TEST(VendorIslandPlans, DelegatedIslandsLeaveOnlyCrossIslandTrafficToHetccl) {
   TopologyView topology = TopologyView::fromIslandIds({0, 0, 0, 1, 1, 1});
   topology.islandLibrary = {true, true};
