@@ -191,7 +191,8 @@ bool hasIslandSteps(const RankPlan& plan) {
 // exception: the vendor library enqueues on the caller's stream and returns, as NCCL does.
 Status runCollective(hetcclComm& comm, const CollectiveCall& call) {
   const size_t elementBytes = elementSize(call.type);
-  if (takesNativePath(comm) && comm.islandLibrary->takesWhole(call, isInPlace(call, comm.rank, elementBytes))) {
+  const bool inPlace = isInPlace(call, comm.rank, elementBytes);
+  if (takesNativePath(comm) && comm.islandLibrary->takesWhole(call, inPlace)) {
     comm.lastAlgorithm = "native:" + comm.islandLibrary->shortName();
     HETCCL_TRACE("%s count %zu %s %s root %d: native, by %s", collectiveName(call.collective), call.count,
                  elementTypeName(call.type), reduceOpName(call.op), call.root, comm.islandLibrary->describe().c_str());
@@ -203,7 +204,7 @@ Status runCollective(hetcclComm& comm, const CollectiveCall& call) {
   request.count = call.count;
   request.nranks = comm.nranks;
   request.root = call.root;
-  request.inPlace = isInPlace(call, comm.rank, elementBytes);
+  request.inPlace = inPlace;
   request.average = call.op == ReduceOp::Avg;
   request.topology = &comm.topology.view;
   request.vendorIslandSteps = vendorReducesAsHetccl(call.type, call.op);

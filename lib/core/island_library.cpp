@@ -51,10 +51,8 @@ Status agree(MPI_Comm comm, const Status& mine, const char* what) {
 
 }  // namespace
 
-IslandLibrary::IslandLibrary(std::unique_ptr<VendorLibrary> library, Device& device, int islandRank, int islandSize,
-                             bool wholeCommunicator)
-    : library_(std::move(library)), device_(device), islandRank_(islandRank), islandSize_(islandSize),
-      wholeCommunicator_(wholeCommunicator) {}
+IslandLibrary::IslandLibrary(std::unique_ptr<VendorLibrary> library, Device& device, int islandRank, int islandSize)
+    : library_(std::move(library)), device_(device), islandRank_(islandRank), islandSize_(islandSize) {}
 
 IslandLibrary::~IslandLibrary() { close(false); }
 
@@ -131,8 +129,7 @@ Status IslandLibrary::createVendorCommunicator(hetcclComm& comm, MPI_Comm island
   if (status.isOk()) status = comm.device->activate();
   HETCCL_TRY(agree(islandComm, status, "preparing the island's vendor communicator"));
   MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, islandComm);
-  created->reset(new IslandLibrary(std::move(library), *comm.device, islandRank, islandSize,
-                                   comm.topology.view.islandCount() == 1));
+  created->reset(new IslandLibrary(std::move(library), *comm.device, islandRank, islandSize));
   return (*created)->library_->initRank(&(*created)->vendorComm_, islandSize, id, islandRank);
 }
 
@@ -154,7 +151,6 @@ Status IslandLibrary::enqueue(const Op& op, const void* src, void* dst, ElementT
 }
 
 bool IslandLibrary::takesWhole(const CollectiveCall& call, bool inPlace) const {
-  if (!wholeCommunicator_) return false;
   const bool reduces = call.collective == Collective::AllReduce || call.collective == Collective::ReduceScatter ||
                        call.collective == Collective::Reduce;
   if (reduces && !vendorReducesAsHetccl(call.type, call.op)) return false;

@@ -48,15 +48,14 @@ class IslandLibrary : public IslandCollectives {
   Status enqueue(const Op& op, const void* src, void* dst, ElementType type, ReduceOp reduction,
                  StreamHandle stream) override;
 
-  // The native path (the island is the whole communicator): whether the vendor library can
-  // take this call as it is, and the call itself.
+  // The native path (for a communicator that is this one island): whether the vendor library
+  // can take this call as it is, and the call itself.
   bool takesWhole(const CollectiveCall& call, bool inPlace) const;
   Status runWhole(const CollectiveCall& call);
   Status runPointToPoint(const std::vector<PointToPointCall>& calls);
 
  private:
-  IslandLibrary(std::unique_ptr<VendorLibrary> library, Device& device, int islandRank, int islandSize,
-                bool wholeCommunicator);
+  IslandLibrary(std::unique_ptr<VendorLibrary> library, Device& device, int islandRank, int islandSize);
   // The unique id made on the island's first member, broadcast over `islandComm`, then the
   // vendor's initialisation.  Collective over the island.
   static Status createVendorCommunicator(hetcclComm& comm, MPI_Comm islandComm, std::unique_ptr<VendorLibrary> library,
@@ -67,7 +66,6 @@ class IslandLibrary : public IslandCollectives {
   VendorComm vendorComm_ = nullptr;
   int islandRank_ = 0;
   int islandSize_ = 1;
-  bool wholeCommunicator_ = false;
 };
 
 }  // namespace hetccl
