@@ -22,10 +22,7 @@ size_t pipelineCount(const RankPlan& plan, size_t chunkElements) {
 }
 
 size_t pipelineCount(const RankPlan& plan, const PlanPhase& phase, size_t chunkElements) {
-  size_t largest = 0;
-  for (size_t s = phase.firstStep; s < phase.endStep; ++s)
-    for (const Op& op : plan.steps[s].ops) largest = std::max({largest, op.src.count, op.dst.count});
-  return (largest + chunkElements - 1) / chunkElements;
+  return (largestOpCount(plan, phase.firstStep, phase.endStep) + chunkElements - 1) / chunkElements;
 }
 
 std::vector<PlanPhase> planPhases(const RankPlan& plan) {

@@ -55,10 +55,12 @@ void addOp(Step& step, const Op& op) {
   if (count > 0) step.ops.push_back(op);
 }
 
-size_t largestOpCount(const RankPlan& plan) {
+size_t largestOpCount(const RankPlan& plan) { return largestOpCount(plan, 0, plan.steps.size()); }
+
+size_t largestOpCount(const RankPlan& plan, size_t firstStep, size_t endStep) {
   size_t largest = 0;
-  for (const Step& step : plan.steps)
-    for (const Op& op : step.ops) largest = std::max({largest, op.src.count, op.dst.count});
+  for (size_t s = firstStep; s < endStep; ++s)
+    for (const Op& op : plan.steps[s].ops) largest = std::max({largest, op.src.count, op.dst.count});
   return largest;
 }
 

@@ -99,6 +99,8 @@ RankPlan emptyPlan(const PlanRequest& request, int rank, const char* algorithm);
 void addOp(Step& step, const Op& op);
 // Number of elements the largest op of the plan moves (sizes the executor's pipeline).
 size_t largestOpCount(const RankPlan& plan);
+// The same over steps [firstStep, endStep) only.
+size_t largestOpCount(const RankPlan& plan, size_t firstStep, size_t endStep);
 // Element range [begin, end) of block `index` when `count` elements are split into `parts`
 // nearly equal blocks (the first count % parts blocks get one extra element).
 size_t blockBegin(size_t count, int parts, int index);
