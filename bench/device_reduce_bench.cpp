@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "device/backend_loader.h"
-#include "device/element.h"
+#include "base/element.h"
 #include "device/host/host_device.h"
 
 namespace {

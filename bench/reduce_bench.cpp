@@ -8,7 +8,7 @@
 #include <cstring>
 #include <memory>
 
-#include "device/element.h"
+#include "base/element.h"
 #include "device/host/host_reduce.h"
 
 namespace {

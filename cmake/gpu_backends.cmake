@@ -14,19 +14,18 @@ set_property(CACHE HETCCL_WITH_CUDA PROPERTY STRINGS AUTO ON OFF)
 set(HETCCL_WITH_HIP AUTO CACHE STRING "Build the HIP device module (AUTO, ON, OFF)")
 set_property(CACHE HETCCL_WITH_HIP PROPERTY STRINGS AUTO ON OFF)
 
-# What every backend module links besides its runtime: Status, element names, device choice.
-# Compiled again for the modules (not taken from libhetccl, which exports only the C API).
+# What every backend module links besides its runtime: the base layer (Status, element names,
+# settings) and the device choice; not taken from libhetccl, which exports only the C API.
 function(hetccl_add_gpu_common)
   if(TARGET hetccl_gpu_common)
     return()
   endif()
   add_library(hetccl_gpu_common STATIC
-    ${PROJECT_SOURCE_DIR}/lib/core/status.cpp
-    ${PROJECT_SOURCE_DIR}/lib/device/element.cpp
     ${PROJECT_SOURCE_DIR}/lib/device/gpu/device_index.cpp)
   set_target_properties(hetccl_gpu_common PROPERTIES
     POSITION_INDEPENDENT_CODE ON CXX_VISIBILITY_PRESET hidden)
   target_include_directories(hetccl_gpu_common PUBLIC ${PROJECT_SOURCE_DIR}/lib)
+  target_link_libraries(hetccl_gpu_common PUBLIC hetccl_base)
   target_compile_options(hetccl_gpu_common PRIVATE ${HETCCL_WARNING_FLAGS})
 endfunction()
 

@@ -3,7 +3,7 @@
 #include <sstream>
 
 #include "core/communicator.h"
-#include "core/log.h"
+#include "base/log.h"
 
 namespace hetccl_info {
 

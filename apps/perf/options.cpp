@@ -167,29 +167,6 @@ bool parseAlgorithmList(const std::string& text, std::vector<std::string>* algor
   return true;
 }
 
-bool parseByteSize(const std::string& text, size_t* bytes) {
-  if (text.empty()) return false;
-  std::string digits = text;
-  unsigned shift = 0;
-  switch (digits.back()) {
-    case 'K': case 'k': shift = 10; break;
-    case 'M': case 'm': shift = 20; break;
-    case 'G': case 'g': shift = 30; break;
-    default: break;
-  }
-  if (shift != 0) digits.pop_back();
-  if (digits.empty()) return false;
-  for (char c : digits)
-    if (c < '0' || c > '9') return false;  // no sign, no spaces, no fractions
-  errno = 0;
-  char* end = nullptr;
-  unsigned long long v = std::strtoull(digits.c_str(), &end, 10);
-  if (errno != 0 || *end != '\0') return false;
-  if (v > (std::numeric_limits<size_t>::max() >> shift)) return false;
-  *bytes = static_cast<size_t>(v) << shift;
-  return true;
-}
-
 ParseResult parseOptions(int argc, const char* const* argv) {
   ParseResult result;
   PerfOptions& o = result.options;

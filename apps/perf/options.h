@@ -3,6 +3,8 @@
 // same result and the unit tests need no MPI.
 #pragma once
 
+#include "base/byte_size.h"
+
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -10,6 +12,8 @@
 #include "perf/perf_types.h"
 
 namespace hetccl_perf {
+
+using hetccl::parseByteSize;
 
 struct PerfOptions {
   Collective collective = Collective::AllReduce;
@@ -44,8 +48,6 @@ ParseResult parseOptions(int argc, const char* const* argv);
 
 std::string usageText(const std::string& program);
 
-// "8", "64K", "32M", "1G" (binary multiples, as nccl-tests). False on junk or overflow.
-bool parseByteSize(const std::string& text, size_t* bytes);
 
 // The names --algo accepts: the values of hetcclConfig_t.algorithm.
 const std::vector<std::string>& knownAlgorithms();

@@ -56,7 +56,7 @@ int run(int argc, const char* const* argv) {
   context.costs = costParametersOf(cluster);
   context.settings = settings;
   // A forced algorithm the islands cannot run fails communicator creation in the library.
-  if (hetccl::Status status = hetccl::Tuner(topology, context.costs, settings).validate(); !status.isOk()) {
+  if (hetccl::Status status = hetccl::Tuner(topology, context.costs, hetccl::tunerSettings(settings)).validate(); !status.isOk()) {
     std::cerr << "hetccl-sim: " << status.message() << "\n";
     return kBadInput;
   }

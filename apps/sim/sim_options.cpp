@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include "base/byte_size.h"
 #include "core/settings.h"
 #include "perf/perf_types.h"
 

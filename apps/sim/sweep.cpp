@@ -28,7 +28,7 @@ double busBandwidthFactor(hetccl::Collective collective, int nranks) {
 std::vector<SizePrediction> predictSweep(const hetccl::TopologyView& topology, const hetccl::CostParameters& costs,
                                          const hetccl::Settings& settings, hetccl::Collective collective,
                                          size_t elementSize, const std::vector<size_t>& sizes) {
-  hetccl::Tuner tuner(topology, costs, settings);
+  hetccl::Tuner tuner(topology, costs, hetccl::tunerSettings(settings));
   const size_t ranksPerCount = countIsPerRank(collective) ? static_cast<size_t>(topology.nranks) : 1;
   const double factor = busBandwidthFactor(collective, topology.nranks);
   std::vector<SizePrediction> rows;

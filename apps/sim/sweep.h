@@ -1,5 +1,5 @@
 // The predictions hetccl-sim prints: for each size, every algorithm's time at its best chunk
-// size and the tuner's pick.  Both come from the library's own Tuner (core/tuner.h), so the
+// size and the tuner's pick.  Both come from the library's own Tuner (algorithms/tuner.h), so the
 // pick is the one a communicator with these links would make.
 #pragma once
 
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/settings.h"
-#include "core/tuner.h"
+#include "algorithms/tuner.h"
 
 namespace hetccl_sim {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "algorithms/topology_view.h"
-#include "device/element.h"
+#include "base/element.h"
 
 namespace hetccl {
 

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "core/api_support.h"
-#include "core/log.h"
+#include "base/log.h"
 
 namespace hetccl {
 

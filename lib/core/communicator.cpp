@@ -7,7 +7,7 @@
 #include <unordered_set>
 
 #include "algorithms/algorithm.h"
-#include "core/log.h"
+#include "base/log.h"
 #include "core/process_device.h"
 #include "transport/shaped_transport.h"
 #include "transport/staged_transport.h"
@@ -66,7 +66,7 @@ Status connect(hetcclComm& comm) {
   if (const char* links = std::getenv("HETCCL_EMULATE_LINKS"); links && *links)
     HETCCL_TRY(parseEmulatedLinks(links, &comm.emulatedLinks));
   HETCCL_TRY(chooseLinkParameters(comm.mpiComm, comm.topology, comm.emulatedLinks, &comm.links));
-  comm.tuner = Tuner(comm.topology.view, comm.links.costs, comm.settings);
+  comm.tuner = Tuner(comm.topology.view, comm.links.costs, tunerSettings(comm.settings));
   HETCCL_TRY(comm.tuner.validate());
   std::unique_ptr<Transport> transport = std::make_unique<MpiTransport>(comm.mpiComm, comm.settings.maxMessageBytes);
   // Device pointers go straight to MPI when it can read them (the GPUDirect RDMA path);

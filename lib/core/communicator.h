@@ -10,14 +10,14 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/executor.h"
+#include "runtime/executor.h"
 #include "algorithms/p2p_plan.h"
 #include "core/island_library.h"
 #include "core/link_parameters.h"
 #include "core/settings.h"
-#include "core/status.h"
+#include "base/status.h"
 #include "core/topology.h"
-#include "core/tuner.h"
+#include "algorithms/tuner.h"
 #include "device/device.h"
 #include "transport/mpi_transport.h"
 

@@ -1,7 +1,7 @@
 #include "core/island_library.h"
 
 #include "core/communicator.h"
-#include "core/log.h"
+#include "base/log.h"
 
 namespace hetccl {
 

@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/island_collectives.h"
-#include "core/status.h"
+#include "runtime/island_collectives.h"
+#include "base/status.h"
 #include "device/vendor/vendor_library.h"
 
 struct hetcclComm;

@@ -5,7 +5,7 @@
 #include <mutex>
 #include <string>
 
-#include "core/log.h"
+#include "base/log.h"
 #include "device/backend_loader.h"
 #include "device/host/host_device.h"
 

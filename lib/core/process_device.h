@@ -3,7 +3,7 @@
 // per process, on first use, by HETCCL_DEVICE=auto|host|cuda|hip.
 #pragma once
 
-#include "core/status.h"
+#include "base/status.h"
 #include "device/device.h"
 
 namespace hetccl {

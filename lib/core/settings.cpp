@@ -1,5 +1,7 @@
 #include "core/settings.h"
 
+#include "base/byte_size.h"
+
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -9,24 +11,15 @@ namespace hetccl {
 
 const char* availableAlgorithms() { return "auto, ring, hier, torus, small, native"; }
 
-bool parseByteSize(const char* text, size_t* bytes) {
-  if (!text || !*text) return false;
-  errno = 0;
-  char* end = nullptr;
-  unsigned long long value = std::strtoull(text, &end, 10);
-  if (errno != 0 || end == text || text[0] == '-') return false;
-  unsigned long long multiplier = 1;
-  switch (*end) {
-    case '\0': break;
-    case 'k': case 'K': multiplier = 1ULL << 10; ++end; break;
-    case 'm': case 'M': multiplier = 1ULL << 20; ++end; break;
-    case 'g': case 'G': multiplier = 1ULL << 30; ++end; break;
-    default: return false;
-  }
-  if (*end == 'B' || *end == 'b') ++end;
-  if (*end != '\0' || value > ULLONG_MAX / multiplier) return false;
-  *bytes = static_cast<size_t>(value * multiplier);
-  return true;
+TunerSettings tunerSettings(const Settings& settings) {
+  TunerSettings tuning;
+  Algorithm forced;
+  if (settings.algorithm != "auto" && parseAlgorithm(settings.algorithm, &forced)) tuning.forced = forced;
+  tuning.forcedBy = settings.algorithmSource;
+  tuning.chunkBytes = settings.chunkBytes;
+  tuning.chunkBytesSet = settings.chunkBytesSet;
+  tuning.pipelineDepth = settings.pipelineDepth;
+  return tuning;
 }
 
 namespace {

@@ -6,7 +6,8 @@
 #include <cstddef>
 #include <string>
 
-#include "core/status.h"
+#include "algorithms/tuner.h"
+#include "base/status.h"
 #include "hetccl/hetccl.h"
 
 namespace hetccl {
@@ -37,7 +38,7 @@ struct Settings {
 const char* availableAlgorithms();
 
 Status loadSettings(const hetcclConfig_t* config, Settings* settings);
-// Parses "4096", "512K", "2M", "1G" (binary multiples).  False on anything else.
-bool parseByteSize(const char* text, size_t* bytes);
+// What the tuner needs of them.
+TunerSettings tunerSettings(const Settings& settings);
 
 }  // namespace hetccl

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "algorithms/topology_view.h"
-#include "core/status.h"
+#include "base/status.h"
 
 namespace hetccl {
 

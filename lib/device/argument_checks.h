@@ -5,8 +5,8 @@
 
 #include <cstdint>
 
-#include "core/status.h"
-#include "device/element.h"
+#include "base/status.h"
+#include "base/element.h"
 
 namespace hetccl {
 

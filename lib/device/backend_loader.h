@@ -10,7 +10,7 @@
 
 #include <memory>
 
-#include "core/status.h"
+#include "base/status.h"
 #include "device/device.h"
 
 namespace hetccl {

@@ -8,8 +8,8 @@
 #include <memory>
 #include <string>
 
-#include "core/status.h"
-#include "device/element.h"
+#include "base/status.h"
+#include "base/element.h"
 
 namespace hetccl {
 

@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <memory>
 
-#include "core/status.h"
+#include "base/status.h"
 
 namespace hetccl {
 

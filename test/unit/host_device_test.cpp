@@ -14,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-#include "device/element.h"
+#include "base/element.h"
 #include "device/host/host_reduce.h"
 #include "device/host/host_stream.h"
 #include "device/reduce_ops.h"

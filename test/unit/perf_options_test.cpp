@@ -179,7 +179,8 @@ TEST(PerfOptions, ByteSizes) {
   EXPECT_FALSE(parseByteSize("1.5M", &v));
   EXPECT_FALSE(parseByteSize(" 8", &v));
   EXPECT_FALSE(parseByteSize("+8", &v));
-  EXPECT_FALSE(parseByteSize("8KB", &v));
+  EXPECT_TRUE(parseByteSize("8KB", &v));  // the library's grammar: an optional B
+  EXPECT_EQ(v, 8u << 10);
   EXPECT_FALSE(parseByteSize("99999999999999999999", &v));
   EXPECT_FALSE(parseByteSize("17179869184G", &v));  // 2^34 G overflows 64 bits
 }

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 
+#include "base/byte_size.h"
 #include "core/settings.h"
 #include "transport/mpi_transport.h"
 

@@ -209,7 +209,7 @@ TEST(SimSweep, PicksWhatTheLibraryTunerPicks) {
   const std::vector<size_t> sizes{1024, size_t{64} << 20};
   std::vector<SizePrediction> rows = predictSweep(topology, costs, settings, hetccl::Collective::AllReduce, 4, sizes);
   ASSERT_EQ(rows.size(), 2u);
-  hetccl::Tuner tuner(topology, costs, settings);
+  hetccl::Tuner tuner(topology, costs, hetccl::tunerSettings(settings));
   for (const SizePrediction& row : rows) {
     hetccl::PlanRequest request;
     request.count = row.count;

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "core/status.h"
+#include "base/status.h"
 
 namespace hetccl {
 

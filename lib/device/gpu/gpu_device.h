@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "core/status.h"
+#include "base/status.h"
 #include "device/argument_checks.h"
 #include "device/device.h"
 #include "device/gpu/device_index.h"

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "device/element.h"
+#include "base/element.h"
 #include "device/reduce_ops.h"
 
 namespace hetccl {

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "device/element.h"
+#include "base/element.h"
 
 namespace hetccl {
 

@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "core/status.h"
+#include "base/status.h"
 #include "device/device.h"
 
 namespace hetccl {

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "algorithms/plan.h"
-#include "core/status.h"
+#include "base/status.h"
 #include "device/device.h"
 
 namespace hetccl {

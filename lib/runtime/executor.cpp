@@ -1,4 +1,4 @@
-#include "algorithms/executor.h"
+#include "runtime/executor.h"
 
 #include <algorithm>
 #include <thread>

@@ -6,14 +6,24 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "algorithms/cost_model.h"
-#include "core/settings.h"
+#include "base/status.h"
 
 namespace hetccl {
+
+// What the tuner is told by the communicator's settings (or hetccl-sim's command line).
+struct TunerSettings {
+  std::optional<Algorithm> forced;   // empty: the tuner chooses
+  std::string forcedBy = "default";  // "HETCCL_ALGO" or "config.algorithm", for messages
+  size_t chunkBytes = size_t{1} << 20;
+  bool chunkBytesSet = false;  // set by the user: kept instead of tuned
+  int pipelineDepth = 4;
+};
 
 struct TuningChoice {
   Algorithm algorithm = Algorithm::Ring;
@@ -24,7 +34,7 @@ struct TuningChoice {
 class Tuner {
  public:
   Tuner() = default;
-  Tuner(const TopologyView& topology, const CostParameters& costs, const Settings& settings);
+  Tuner(const TopologyView& topology, const CostParameters& costs, const TunerSettings& settings);
   // Checks that a forced algorithm can run on this topology at all.
   Status validate() const;
   TuningChoice choose(const PlanRequest& request, size_t elementSize);
@@ -38,7 +48,7 @@ class Tuner {
 
   TopologyView topology_;
   CostParameters costs_;
-  Settings settings_;
+  TunerSettings settings_;
   std::map<std::tuple<int, size_t, size_t, int, bool, bool, bool>, TuningChoice> cache_;
 };
 

@@ -1,5 +1,5 @@
 #include "device/device.h"
-#include "device/element.h"
+#include "base/element.h"
 
 namespace hetccl {
 

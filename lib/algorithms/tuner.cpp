@@ -1,4 +1,4 @@
-#include "core/tuner.h"
+#include "algorithms/tuner.h"
 
 #include <algorithm>
 
@@ -10,27 +10,21 @@ const size_t kChunkCandidates[] = {size_t{256} << 10, size_t{512} << 10, size_t{
                                    size_t{4} << 20};
 }  // namespace
 
-Tuner::Tuner(const TopologyView& topology, const CostParameters& costs, const Settings& settings)
+Tuner::Tuner(const TopologyView& topology, const CostParameters& costs, const TunerSettings& settings)
     : topology_(topology), costs_(costs), settings_(settings) {}
 
 Status Tuner::validate() const {
-  if (settings_.algorithm == "auto") return Status::ok();
-  Algorithm forced;
-  if (!parseAlgorithm(settings_.algorithm, &forced))
-    return HETCCL_STATUS(Code::InvalidArgument, "%s=%s: unknown algorithm", settings_.algorithmSource.c_str(),
-                         settings_.algorithm.c_str());
+  if (!settings_.forced) return Status::ok();
   std::string reason;
-  if (!algorithmApplies(forced, Collective::AllReduce, topology_, &reason))
-    return HETCCL_STATUS(Code::InvalidArgument, "%s=%s cannot run here: %s", settings_.algorithmSource.c_str(),
-                         settings_.algorithm.c_str(), reason.c_str());
+  if (!algorithmApplies(*settings_.forced, Collective::AllReduce, topology_, &reason))
+    return HETCCL_STATUS(Code::InvalidArgument, "%s=%s cannot run here: %s", settings_.forcedBy.c_str(),
+                         algorithmName(*settings_.forced), reason.c_str());
   return Status::ok();
 }
 
 std::vector<Algorithm> Tuner::candidates(Collective collective) const {
-  Algorithm forced;
-  if (settings_.algorithm != "auto" && parseAlgorithm(settings_.algorithm, &forced) &&
-      algorithmApplies(forced, collective, topology_, nullptr))
-    return {forced};
+  if (settings_.forced && algorithmApplies(*settings_.forced, collective, topology_, nullptr))
+    return {*settings_.forced};
   // Native is the island library; with host islands it is the flat plan, so "ring" stands
   // for it and native is only used when asked for.
   std::vector<Algorithm> result;

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "algorithms/chunking.h"
-#include "algorithms/island_collectives.h"
+#include "runtime/island_collectives.h"
 #include "algorithms/plan.h"
-#include "core/status.h"
+#include "base/status.h"
 #include "device/device.h"
 #include "transport/transport.h"
 
