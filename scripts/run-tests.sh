@@ -1,11 +1,12 @@
 #!/bin/bash
 # Set up, build (warnings are errors), and run every test: unit tests, multi-rank tests under
-# mpirun, and the installed-package test.
+# mpirun, and the installed-package test; then the thread-per-rank executor tests again under
+# ThreadSanitizer (HETCCL_TSAN=0 skips that step).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
 "$root/scripts/build.sh"
 build=${HETCCL_BUILD_DIR:-$root/build}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-cd "$build"
-ctest --output-on-failure "$@"
+(cd "$build" && ctest --output-on-failure "$@")
+if [ "${HETCCL_TSAN:-1}" != 0 ]; then "$root/scripts/run-tsan-tests.sh"; fi

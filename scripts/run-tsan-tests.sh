@@ -1,0 +1,14 @@
+#!/bin/bash
+# The thread-per-rank executor tests (hetccl-loopback-tests) built alone under ThreadSanitizer,
+# in ${HETCCL_BUILD_DIR:-build}-tsan, and run with halt_on_error: a data race or a
+# use-after-free between rank threads, stream workers and copy streams fails the run.  No MPI
+# job is started: the ranks are threads over the loopback transport.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${HETCCL_BUILD_DIR:-$root/build}-tsan
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHETCCL_SANITIZE=thread \
+  -DHETCCL_BUILD_BENCH=OFF -DHETCCL_WITH_CUDA=OFF -DHETCCL_WITH_HIP=OFF >/dev/null
+cmake --build "$build" -j "$(nproc)" --target hetccl-loopback-tests
+start=$SECONDS
+TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" "$build/test/unit/hetccl-loopback-tests" --gtest_brief=1
+echo "ThreadSanitizer: hetccl-loopback-tests clean ($((SECONDS - start)) s)"

@@ -1,0 +1,171 @@
+#include "thread_ranks.h"
+
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "device/host/host_device.h"
+#include "thread_island.h"
+#include "transport/loopback_transport.h"
+#include "transport/staged_transport.h"
+
+namespace hetccl {
+
+std::string LinkStack::describe() const {
+  std::string text = "loopback";
+  if (staged) text += "+staged(" + std::to_string(stagingSlotBytes) + " B x " + std::to_string(stagingSlots) + ")";
+  if (shaped) text += "+shaped";
+  return text;
+}
+
+const LinkStack* allLinkStacks(int* count) {
+  static const LinkStack stacks[] = {
+      [] { return LinkStack{}; }(),
+      [] { LinkStack s; s.staged = true; return s; }(),
+      [] { LinkStack s; s.shaped = true; return s; }(),
+      [] { LinkStack s; s.staged = s.shaped = true; return s; }(),
+  };
+  *count = static_cast<int>(sizeof stacks / sizeof stacks[0]);
+  return stacks;
+}
+
+RankMemory::~RankMemory() {
+  (void)context_.device.synchronizeStream(context_.stream);
+  for (void* block : blocks_) (void)context_.device.release(block);
+}
+
+Status RankMemory::allocate(size_t bytes, char** out) {
+  void* block = nullptr;
+  HETCCL_TRY(context_.device.allocate(&block, bytes));
+  if (block) blocks_.push_back(block);
+  *out = static_cast<char*>(block);
+  return Status::ok();
+}
+
+namespace {
+
+// What the rank threads share with each other and with the thread that waits for them.
+class JobState {
+ public:
+  JobState(int nranks, const TopologyView& topology)
+      : fabric(std::make_shared<LoopbackFabric>(nranks)), islands(topology.islandCount()), running_(nranks, true) {
+    for (int i = 0; i < topology.islandCount(); ++i)
+      if (topology.hasIslandLibrary(i)) islands[i] = std::make_shared<ThreadIsland>(topology.islandSize(i));
+  }
+
+  // Records how `rank` ended; the first failure aborts everyone else's waits.
+  void finish(int rank, const Status& status) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      running_[rank] = false;
+      if (!status.isOk() && firstFailure_.isOk())
+        firstFailure_ = Status(status.code(), "rank " + std::to_string(rank) + ": " + status.message());
+      finished_.notify_all();
+    }
+    if (!status.isOk()) abortAll("rank " + std::to_string(rank) + " failed");
+  }
+
+  // Waits for every rank, or aborts the job once `limit` has passed.
+  void waitFor(std::chrono::milliseconds limit) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    auto noneRunning = [&] {
+      for (bool running : running_)
+        if (running) return false;
+      return true;
+    };
+    if (finished_.wait_for(lock, limit, noneRunning)) return;
+    std::string stuck;
+    for (size_t r = 0; r < running_.size(); ++r)
+      if (running_[r]) stuck += (stuck.empty() ? "" : ", ") + std::to_string(r);
+    const std::string reason = "time limit of " + std::to_string(limit.count()) + " ms passed with rank(s) " + stuck +
+                               " still running (a deadlock?)";
+    if (firstFailure_.isOk()) firstFailure_ = Status(Code::Timeout, reason);
+    lock.unlock();
+    abortAll(reason);
+  }
+
+  Status firstFailure() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return firstFailure_;
+  }
+
+  const std::shared_ptr<LoopbackFabric> fabric;
+  std::vector<std::shared_ptr<ThreadIsland>> islands;  // per island; null without a library
+
+ private:
+  void abortAll(const std::string& reason) {
+    fabric->abort(reason);
+    for (auto& island : islands)
+      if (island) island->abort();
+  }
+
+  std::mutex mutex_;
+  std::condition_variable finished_;
+  std::vector<bool> running_;
+  Status firstFailure_;
+};
+
+Status buildTransport(const ThreadJob& job, const TopologyView& topology, JobState& state, int rank, Device& device,
+                      std::unique_ptr<Transport>* transport) {
+  std::unique_ptr<Transport> stack = std::make_unique<LoopbackTransport>(state.fabric, rank);
+  if (job.links.staged) {
+    auto staged = std::make_unique<StagedTransport>(std::move(stack), device, job.links.stagingSlotBytes,
+                                                    job.links.stagingSlots);
+    HETCCL_TRY(staged->initialize());
+    stack = std::move(staged);
+  }
+  if (job.links.shaped) {
+    std::vector<int> classOfPeer;
+    for (int peer = 0; peer < job.nranks; ++peer)
+      classOfPeer.push_back(topology.islandOf[peer] == topology.islandOf[rank] ? 0 : 1);
+    stack = std::make_unique<ShapedTransport>(std::move(stack), classOfPeer,
+                                              std::vector<LinkPacing>{job.links.intraIsland, job.links.interIsland});
+  }
+  *transport = std::move(stack);
+  return Status::ok();
+}
+
+// One rank's life.  Declaration order is destruction order reversed: the executor and the
+// transports release their device memory before the device goes.
+Status runRank(const ThreadJob& job, const TopologyView& topology, JobState& state, int rank,
+               const std::function<Status(RankContext&)>& body) {
+  std::unique_ptr<Device> device = makeHostDevice();
+  StreamHandle stream = nullptr;
+  HETCCL_TRY(device->createStream(&stream));
+  std::unique_ptr<Transport> transport;
+  HETCCL_TRY(buildTransport(job, topology, state, rank, *device, &transport));
+  Executor executor(*device, *transport, stream);
+  const int island = topology.islandOf[rank];
+  std::unique_ptr<ThreadIslandCollectives> islandCollectives;
+  if (state.islands[island]) {
+    islandCollectives = std::make_unique<ThreadIslandCollectives>(state.islands[island],
+                                                                  topology.indexInIsland[rank], *device);
+    executor.setIslandCollectives(islandCollectives.get());
+  }
+  RankContext context{rank, job.nranks, *device, stream, *transport, executor};
+  Status status = body(context);
+  // A body that failed midway may have left work on the stream: it ends before the memory
+  // it touches does.
+  Status drained = device->synchronizeStream(stream);
+  return status.isOk() ? drained : status;
+}
+
+}  // namespace
+
+Status runOnThreadRanks(const ThreadJob& job, const std::function<Status(RankContext&)>& body) {
+  if (job.nranks < 1) return HETCCL_STATUS(Code::InvalidArgument, "a job needs at least one rank");
+  const TopologyView topology = job.topology.islandOf.empty() ? TopologyView::singleIsland(job.nranks) : job.topology;
+  if (topology.nranks != job.nranks)
+    return HETCCL_STATUS(Code::InvalidArgument, "the topology has %d ranks, the job %d", topology.nranks, job.nranks);
+  JobState state(job.nranks, topology);
+  std::vector<std::thread> threads;
+  for (int rank = 0; rank < job.nranks; ++rank)
+    threads.emplace_back([&, rank] { state.finish(rank, runRank(job, topology, state, rank, body)); });
+  state.waitFor(job.timeLimit);
+  for (std::thread& thread : threads) thread.join();
+  return state.firstFailure();
+}
+
+}  // namespace hetccl
