@@ -1,6 +1,7 @@
 // Command line of hetccl-perf: nccl-tests' flags (-b -e -f -i -n -w -c -d -o -r -J) plus
-// hetccl's own (--baseline mpi, --algo LIST).  Parsing is pure so every rank parses the same argv to the
-// same result and the unit tests need no MPI.
+// hetccl's own (--baseline mpi, --algo LIST), read by getopt_long (common/command_line.h).
+// Parsing is pure so every rank parses the same argv to the same result and the unit tests
+// need no MPI.
 #pragma once
 
 #include "base/byte_size.h"

@@ -1,10 +1,7 @@
 #include "perf/report.h"
+
+#include "common/json_document.h"
 #include "common/text_format.h"
-
-#include <cmath>
-#include <cstdarg>
-#include <cstdio>
-
 #include "perf/collective_shape.h"
 
 namespace hetccl_perf {
@@ -88,32 +85,16 @@ std::string algorithmColumns(const PerfOptions& o, const std::string& request,
   return s + format(kAlgorithmColumn, algorithm.c_str());
 }
 
-// --- a small JSON writer: enough for flat objects of numbers, strings and arrays ---
+// Measured numbers in the JSON keep nine significant digits, as the table's own precision
+// is far below that.
+using hetccl_apps::Json;
+double measured(double value) { return hetccl_apps::significant(value, 9); }
 
-std::string jsonString(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) out += format("\\u%04x", c);
-        else out += c;
-    }
-  }
-  return out + "\"";
-}
-
-// JSON has no infinity or NaN; they become null.
-std::string jsonNumber(double v) { return std::isfinite(v) ? format("%.9g", v) : "null"; }
-std::string jsonInteger(long long v) { return format("%lld", v); }
-
-std::string jsonMeasurement(const Measurement& m) {
-  return "{\"time_us\": " + jsonNumber(m.timeUs) + ", \"algbw\": " + jsonNumber(m.algbw) +
-         ", \"busbw\": " + jsonNumber(m.busbw) +
-         ", \"wrong\": " + (m.wrong < 0 ? std::string("null") : jsonInteger(m.wrong)) + "}";
+Json measurementJson(const Measurement& m) {
+  return Json{{"time_us", measured(m.timeUs)},
+              {"algbw", measured(m.algbw)},
+              {"busbw", measured(m.busbw)},
+              {"wrong", m.wrong < 0 ? Json(nullptr) : Json(m.wrong)}};
 }
 
 // The footer's mean per --algo entry, so algorithms run side by side get one number each;
@@ -259,78 +240,73 @@ std::string formatFooter(const Footer& f) {
 std::string formatJson(const ReportSettings& s, const std::vector<ResultRow>& rows,
                        const Footer& footer) {
   const PerfOptions& o = s.options;
-  std::string j = "{\n";
-  j += "  \"tool\": \"hetccl-perf\",\n";
-  j += "  \"hetccl_version\": " + jsonString(s.libraryVersion) + ",\n";
-  j += "  \"collective\": " + jsonString(collectiveName(o.collective)) + ",\n";
-  j += "  \"nranks\": " + jsonInteger(s.nranks) + ",\n";
-  j += "  \"settings\": {";
-  j += "\"min_bytes\": " + jsonInteger(static_cast<long long>(o.minBytes));
-  j += ", \"max_bytes\": " + jsonInteger(static_cast<long long>(o.maxBytes));
-  j += ", \"step_factor\": " + jsonInteger(static_cast<long long>(o.stepFactor));
-  j += ", \"step_bytes\": " + jsonInteger(static_cast<long long>(o.stepBytes));
-  j += ", \"iters\": " + jsonInteger(o.iters);
-  j += ", \"warmup_iters\": " + jsonInteger(o.warmupIters);
-  j += std::string(", \"check\": ") + (o.check ? "true" : "false");
-  j += ", \"datatypes\": [";
-  for (size_t i = 0; i < o.types.size(); ++i)
-    j += (i ? ", " : "") + jsonString(dataTypeName(o.types[i]));
-  j += "], \"ops\": [";
+  Json types = Json::array();
+  for (DataType t : o.types) types.push_back(dataTypeName(t));
+  Json ops = Json::array();
   if (collectiveReduces(o.collective))
-    for (size_t i = 0; i < o.ops.size(); ++i) j += (i ? ", " : "") + jsonString(redOpName(o.ops[i]));
-  j += "], \"root\": " + (collectiveHasRoot(o.collective) ? jsonInteger(o.root) : "null");
-  j += ", \"bus_factor\": " + jsonNumber(busBandwidthFactor(o.collective, s.nranks));
-  j += std::string(", \"baseline\": ") + (o.mpiBaseline ? "\"mpi\"" : "null");
-  j += ", \"algorithms\": ";
-  if (o.algorithms.empty()) {
-    j += "null";
-  } else {
-    j += "[";
-    for (size_t i = 0; i < o.algorithms.size(); ++i) j += (i ? ", " : "") + jsonString(o.algorithms[i]);
-    j += "]";
-  }
-  j += "},\n";
-  j += "  \"rows\": [";
-  for (size_t i = 0; i < rows.size(); ++i) {
-    const ResultRow& r = rows[i];
-    j += i ? ",\n    {" : "\n    {";
-    j += "\"collective\": " + jsonString(collectiveName(r.collective));
-    j += ", \"size\": " + jsonInteger(static_cast<long long>(r.bytes));
-    j += ", \"count\": " + jsonInteger(static_cast<long long>(r.count));
-    j += ", \"type\": " + jsonString(dataTypeName(r.type));
-    j += ", \"redop\": " + jsonString(r.hasOp ? redOpName(r.op) : "none");
-    j += ", \"root\": " + (r.hasRoot ? jsonInteger(r.root) : std::string("null"));
-    j += ", \"out_of_place\": " + jsonMeasurement(r.outOfPlace);
-    j += ", \"in_place\": " + jsonMeasurement(r.inPlace);
-    j += ", \"algorithm\": " + (r.algorithm.empty() ? std::string("null") : jsonString(r.algorithm));
-    j += ", \"requested_algorithm\": " +
-         (r.requestedAlgorithm.empty() ? std::string("null") : jsonString(r.requestedAlgorithm));
+    for (RedOp op : o.ops) ops.push_back(redOpName(op));
+  Json settings{
+      {"min_bytes", o.minBytes},
+      {"max_bytes", o.maxBytes},
+      {"step_factor", o.stepFactor},
+      {"step_bytes", o.stepBytes},
+      {"iters", o.iters},
+      {"warmup_iters", o.warmupIters},
+      {"check", o.check},
+      {"datatypes", types},
+      {"ops", ops},
+      {"root", collectiveHasRoot(o.collective) ? Json(o.root) : Json(nullptr)},
+      {"bus_factor", measured(busBandwidthFactor(o.collective, s.nranks))},
+      {"baseline", o.mpiBaseline ? Json("mpi") : Json(nullptr)},
+      {"algorithms", o.algorithms.empty() ? Json(nullptr) : Json(o.algorithms)},
+  };
+
+  Json rowsJson = Json::array();
+  for (const ResultRow& r : rows) {
+    Json row{
+        {"collective", collectiveName(r.collective)},
+        {"size", r.bytes},
+        {"count", r.count},
+        {"type", dataTypeName(r.type)},
+        {"redop", r.hasOp ? redOpName(r.op) : "none"},
+        {"root", r.hasRoot ? Json(r.root) : Json(nullptr)},
+        {"out_of_place", measurementJson(r.outOfPlace)},
+        {"in_place", measurementJson(r.inPlace)},
+        {"algorithm", hetccl_apps::stringOrNull(r.algorithm)},
+        {"requested_algorithm", hetccl_apps::stringOrNull(r.requestedAlgorithm)},
+    };
     if (o.mpiBaseline) {
+      Json baseline = nullptr;
       if (r.baseline.measured) {
         const double ratio = ratioVersusMpi(r);
-        j += ", \"baseline\": {\"library\": \"mpi\", \"time_us\": " +
-             jsonNumber(r.baseline.timeUs) + ", \"busbw\": " + jsonNumber(r.baseline.busbw) +
-             ", \"vs_mpi\": " + (ratio > 0 ? jsonNumber(ratio) : std::string("null")) + "}";
-      } else {
-        j += ", \"baseline\": null";
+        baseline = Json{{"library", "mpi"},
+                        {"time_us", measured(r.baseline.timeUs)},
+                        {"busbw", measured(r.baseline.busbw)},
+                        {"vs_mpi", ratio > 0 ? Json(measured(ratio)) : Json(nullptr)}};
       }
+      row["baseline"] = baseline;
     }
-    j += "}";
+    rowsJson.push_back(row);
   }
-  j += rows.empty() ? "],\n" : "\n  ],\n";
-  j += "  \"out_of_bounds_values\": " + jsonInteger(footer.wrongTotal) + ",\n";
-  j += std::string("  \"out_of_bounds_ok\": ") + (footer.wrongTotal == 0 ? "true" : "false") + ",\n";
-  j += "  \"avg_bus_bandwidth\": " + jsonNumber(footer.avgBusBandwidth);
+
+  Json document{
+      {"tool", "hetccl-perf"},
+      {"hetccl_version", s.libraryVersion},
+      {"collective", collectiveName(o.collective)},
+      {"nranks", s.nranks},
+      {"settings", settings},
+      {"rows", rowsJson},
+      {"out_of_bounds_values", footer.wrongTotal},
+      {"out_of_bounds_ok", footer.wrongTotal == 0},
+      {"avg_bus_bandwidth", measured(footer.avgBusBandwidth)},
+  };
   if (!footer.byAlgorithm.empty()) {
-    j += ",\n  \"avg_bus_bandwidth_by_algorithm\": {";
-    for (size_t i = 0; i < footer.byAlgorithm.size(); ++i)
-      j += (i ? ", " : "") + jsonString(footer.byAlgorithm[i].requestedAlgorithm) + ": " +
-           jsonNumber(footer.byAlgorithm[i].avgBusBandwidth);
-    j += "}";
+    Json averages = Json::object();
+    for (const AlgorithmAverage& a : footer.byAlgorithm)
+      averages[a.requestedAlgorithm] = measured(a.avgBusBandwidth);
+    document["avg_bus_bandwidth_by_algorithm"] = averages;
   }
-  j += "\n";
-  j += "}\n";
-  return j;
+  return hetccl_apps::formatJson(document);
 }
 
 }  // namespace hetccl_perf

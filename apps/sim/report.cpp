@@ -2,16 +2,14 @@
 
 #include <cstdio>
 
+#include "common/json_document.h"
+#include "common/text_format.h"
+
 namespace hetccl_sim {
 
 namespace {
 
-template <typename... Numbers>
-std::string format(const char* fmt, Numbers... numbers) {
-  char text[160];
-  std::snprintf(text, sizeof text, fmt, numbers...);
-  return text;
-}
+using hetccl_apps::format;
 
 // "512K", "2M": chunk sizes are powers of two in practice.
 std::string byteLabel(size_t bytes) {
@@ -24,29 +22,16 @@ std::string byteLabel(size_t bytes) {
   return std::to_string(bytes) + suffixes[unit];
 }
 
-// A JSON string literal (paths and names may hold quotes or backslashes).
-std::string jsonString(const std::string& text) {
-  std::string quoted = "\"";
-  for (char ch : text) {
-    if (ch == '"' || ch == '\\') quoted += '\\';
-    if (static_cast<unsigned char>(ch) < 0x20) {
-      char escape[8];
-      std::snprintf(escape, sizeof escape, "\\u%04x", ch);
-      quoted += escape;
-    } else {
-      quoted += ch;
-    }
-  }
-  return quoted + "\"";
-}
-
 std::string layoutName(RankLayout layout) { return layout == RankLayout::Contiguous ? "contiguous" : "interleaved"; }
 
-// {"algorithm": ..., "chunk": ..., "time_us": ..., "busbw_gbps": ...}
-std::string predictionJson(const hetccl::TuningChoice& choice, double busBandwidth) {
-  return format("{\"algorithm\": \"%s\", \"chunk\": %zu, \"time_us\": %.6g, \"busbw_gbps\": %.6g}",
-                hetccl::algorithmName(choice.algorithm), choice.chunkBytes, choice.predictedSeconds * 1e6,
-                busBandwidth / 1e9);
+// Predictions carry six significant digits, as the table's columns do at most.
+double predicted(double value) { return hetccl_apps::significant(value, 6); }
+
+hetccl_apps::Json predictionJson(const hetccl::TuningChoice& choice, double busBandwidth) {
+  return hetccl_apps::Json{{"algorithm", hetccl::algorithmName(choice.algorithm)},
+                           {"chunk", choice.chunkBytes},
+                           {"time_us", predicted(choice.predictedSeconds * 1e6)},
+                           {"busbw_gbps", predicted(busBandwidth / 1e9)}};
 }
 
 std::string chunkSetting(const hetccl::Settings& settings) {
@@ -97,40 +82,43 @@ void printTable(std::ostream& out, const ReportContext& context, const std::vect
 }
 
 void printJson(std::ostream& out, const ReportContext& context, const std::vector<SizePrediction>& rows) {
+  using hetccl_apps::Json;
   const ClusterDescription& cluster = *context.cluster;
   const hetccl::CostParameters& c = context.costs;
-  out << "{\n  \"cluster\": " << jsonString(context.options->clusterPath) << ",\n";
-  out << "  \"ranks\": " << context.topology->nranks << ",\n";
-  out << "  \"layout\": \"" << layoutName(cluster.layout) << "\",\n";
-  out << "  \"islands\": [";
-  for (size_t i = 0; i < cluster.islands.size(); ++i) {
-    const IslandDescription& island = cluster.islands[i];
-    out << (i ? ", " : "") << "{\"name\": " << jsonString(island.name) << ", \"nodes\": " << island.nodes
-        << ", \"ranks_per_node\": " << island.ranksPerNode << ", \"library\": " << jsonString(island.library) << "}";
+  Json islands = Json::array();
+  for (const IslandDescription& island : cluster.islands)
+    islands.push_back(Json{{"name", island.name},
+                           {"nodes", island.nodes},
+                           {"ranks_per_node", island.ranksPerNode},
+                           {"library", island.library}});
+  const Json costModel{{"intra_gbps", predicted(1 / c.intraIsland.beta / 1e9)},
+                       {"intra_us", predicted(c.intraIsland.alpha * 1e6)},
+                       {"inter_gbps", predicted(1 / c.interIsland.beta / 1e9)},
+                       {"inter_us", predicted(c.interIsland.alpha * 1e6)},
+                       {"reduce_gbps", predicted(1 / c.gamma / 1e9)},
+                       {"copy_gbps", predicted(1 / c.copyBeta / 1e9)},
+                       {"step_overhead_us", predicted(c.stepOverhead * 1e6)}};
+  Json results = Json::array();
+  for (const SizePrediction& row : rows) {
+    Json algorithms = Json::object();
+    for (const AlgorithmPrediction& p : row.algorithms)
+      algorithms[hetccl::algorithmName(p.algorithm)] =
+          p.applies ? predictionJson(p.choice, p.busBandwidth) : Json(nullptr);
+    results.push_back(Json{{"size", row.bytes},
+                           {"count", row.count},
+                           {"algorithms", algorithms},
+                           {"pick", predictionJson(row.pick, row.pickBusBandwidth)}});
   }
-  out << "],\n";
-  out << "  \"cost_model\": {"
-      << format("\"intra_gbps\": %.6g, \"intra_us\": %.6g, ", 1 / c.intraIsland.beta / 1e9, c.intraIsland.alpha * 1e6)
-      << format("\"inter_gbps\": %.6g, \"inter_us\": %.6g, ", 1 / c.interIsland.beta / 1e9, c.interIsland.alpha * 1e6)
-      << format("\"reduce_gbps\": %.6g, \"copy_gbps\": %.6g, ", 1 / c.gamma / 1e9, 1 / c.copyBeta / 1e9)
-      << format("\"step_overhead_us\": %.6g},\n", c.stepOverhead * 1e6);
-  out << "  \"collective\": \"" << hetccl::collectiveName(context.options->collective) << "\",\n";
-  out << "  \"type\": \"" << context.options->typeName << "\",\n";
-  out << "  \"pipeline_depth\": " << context.settings.pipelineDepth << ",\n";
-  out << "  \"results\": [\n";
-  for (size_t r = 0; r < rows.size(); ++r) {
-    const SizePrediction& row = rows[r];
-    out << "    {\"size\": " << row.bytes << ", \"count\": " << row.count << ", \"algorithms\": {";
-    for (size_t i = 0; i < row.algorithms.size(); ++i) {
-      const AlgorithmPrediction& p = row.algorithms[i];
-      out << (i ? ", " : "") << "\"" << hetccl::algorithmName(p.algorithm) << "\": ";
-      if (p.applies) out << predictionJson(p.choice, p.busBandwidth);
-      else out << "null";
-    }
-    out << "}, \"pick\": " << predictionJson(row.pick, row.pickBusBandwidth) << "}" << (r + 1 < rows.size() ? "," : "")
-        << "\n";
-  }
-  out << "  ]\n}\n";
+  const Json document{{"cluster", context.options->clusterPath},
+                      {"ranks", context.topology->nranks},
+                      {"layout", layoutName(cluster.layout)},
+                      {"islands", islands},
+                      {"cost_model", costModel},
+                      {"collective", hetccl::collectiveName(context.options->collective)},
+                      {"type", context.options->typeName},
+                      {"pipeline_depth", context.settings.pipelineDepth},
+                      {"results", results}};
+  out << hetccl_apps::formatJson(document);
 }
 
 }  // namespace hetccl_sim

@@ -1,10 +1,8 @@
 #include "sim/sim_options.h"
 
-#include <cerrno>
-#include <cstdlib>
-
-#include "base/byte_size.h"
-#include "core/settings.h"
+#include "common/byte_size_option.h"
+#include "common/command_line.h"
+#include "common/option_values.h"
 #include "perf/perf_types.h"
 
 namespace hetccl_sim {
@@ -25,73 +23,75 @@ bool parseCollective(const std::string& name, hetccl::Collective* collective) {
   return false;
 }
 
-bool parseInteger(const std::string& text, long lo, long hi, long* value) {
-  char* end = nullptr;
-  errno = 0;
-  long number = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || errno != 0 || number < lo || number > hi) return false;
-  *value = number;
-  return true;
+using hetccl_apps::Argument;
+
+enum LongOnlyKey : int { kChunk = hetccl_apps::kLongOnlyKey, kDepth, kJson };
+
+const std::vector<hetccl_apps::Flag>& simFlags() {
+  static const std::vector<hetccl_apps::Flag> flags{
+      {'b', "minbytes", "MIN", "smallest size in bytes, K/M/G suffixes (default 1K)"},
+      {'e', "maxbytes", "MAX", "largest size in bytes (default 1G)"},
+      {'f', "stepfactor", "FACTOR", "multiply the size by FACTOR each step (default 4)"},
+      {'c', "collective", "COLLECTIVE",
+       "allreduce (default), allgather, reducescatter, broadcast, reduce,\nalltoall"},
+      {'t', "datatype", "TYPE", "element type, as hetccl-perf's -d (default float)"},
+      {kChunk, "chunk", "BYTES", "fix the chunk size (default: the tuner chooses)"},
+      {kDepth, "depth", "D", "pipeline depth (default: the library's, 4)"},
+      {kJson, "json", nullptr, "JSON instead of the table"},
+      {'h', "help", nullptr, "this text"},
+  };
+  return flags;
+}
+
+// Applies one flag to the options; returns "" or why it cannot.
+std::string applyFlag(const Argument& a, SimOptions& o) {
+  switch (a.key) {
+    case 'b': return hetccl_apps::readByteSize(a, 1, &o.minBytes);
+    case 'e': return hetccl_apps::readByteSize(a, 1, &o.maxBytes);
+    case 'f': return hetccl_apps::readInteger(a, 2, 1 << 20, &o.stepFactor);
+    case 'c':
+      if (!parseCollective(a.value, &o.collective))
+        return hetccl_apps::invalidValue(
+            a, "allreduce, allgather, reducescatter, broadcast, reduce or alltoall");
+      return "";
+    case 't': {
+      hetccl_perf::DataType type;
+      if (!hetccl_perf::parseDataType(a.value, &type))
+        return hetccl_apps::invalidValue(a, "a type hetccl-perf's -d takes");
+      o.typeName = hetccl_perf::dataTypeName(type);
+      o.elementSize = hetccl_perf::dataTypeSize(type);
+      return "";
+    }
+    case kChunk: return hetccl_apps::readByteSize(a, 1, &o.chunkBytes);
+    case kDepth: return hetccl_apps::readInteger(a, 1, 64, &o.pipelineDepth);
+    case kJson: o.json = true; return "";
+  }
+  return "unhandled option " + a.spelling;
 }
 
 }  // namespace
 
 bool parseSimOptions(int argc, const char* const* argv, SimOptions* options, std::string* error) {
+  std::vector<Argument> arguments;
+  if (!hetccl_apps::parseCommandLine(argc, argv, simFlags(), &arguments, error)) return false;
   SimOptions o;
   auto fail = [&](const std::string& message) {
     *error = message;
     return false;
   };
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "-h" || arg == "--help") {
+  for (const Argument& a : arguments) {
+    if (a.key == 'h') {
       o.help = true;
+      *options = o;
+      return true;
+    }
+    if (a.key == Argument::kOperand) {
+      if (!o.clusterPath.empty())
+        return fail("more than one cluster file ('" + o.clusterPath + "', '" + a.value + "')");
+      o.clusterPath = a.value;
       continue;
     }
-    if (arg == "--json") {
-      o.json = true;
-      continue;
-    }
-    if (arg.size() > 1 && arg[0] == '-') {
-      if (i + 1 >= argc) return fail(arg + " needs a value");
-      const std::string value = argv[++i];
-      long number = 0;
-      if (arg == "-b") {
-        if (!hetccl::parseByteSize(value.c_str(), &o.minBytes) || o.minBytes == 0)
-          return fail("bad size for -b: '" + value + "'");
-      } else if (arg == "-e") {
-        if (!hetccl::parseByteSize(value.c_str(), &o.maxBytes) || o.maxBytes == 0)
-          return fail("bad size for -e: '" + value + "'");
-      } else if (arg == "-f") {
-        if (!parseInteger(value, 2, 1 << 20, &number))
-          return fail("bad factor for -f: '" + value + "' (an integer >= 2)");
-        o.stepFactor = static_cast<size_t>(number);
-      } else if (arg == "-c") {
-        if (!parseCollective(value, &o.collective))
-          return fail("unknown collective '" + value +
-                      "' (allreduce, allgather, reducescatter, broadcast, reduce, alltoall)");
-      } else if (arg == "-t") {
-        hetccl_perf::DataType type;
-        if (!hetccl_perf::parseDataType(value, &type)) return fail("unknown type '" + value + "'");
-        o.typeName = hetccl_perf::dataTypeName(type);
-        o.elementSize = hetccl_perf::dataTypeSize(type);
-      } else if (arg == "--chunk") {
-        if (!hetccl::parseByteSize(value.c_str(), &o.chunkBytes) || o.chunkBytes == 0)
-          return fail("bad size for --chunk: '" + value + "'");
-      } else if (arg == "--depth") {
-        if (!parseInteger(value, 1, 64, &number)) return fail("bad depth for --depth: '" + value + "' (1..64)");
-        o.pipelineDepth = static_cast<int>(number);
-      } else {
-        return fail("unknown option '" + arg + "'");
-      }
-      continue;
-    }
-    if (!o.clusterPath.empty()) return fail("more than one cluster file ('" + o.clusterPath + "', '" + arg + "')");
-    o.clusterPath = arg;
-  }
-  if (o.help) {
-    *options = o;
-    return true;
+    if (std::string why = applyFlag(a, o); !why.empty()) return fail(why);
   }
   if (o.clusterPath.empty()) return fail("no cluster file given");
   if (o.minBytes > o.maxBytes) return fail("-b is larger than -e");
@@ -102,13 +102,8 @@ bool parseSimOptions(int argc, const char* const* argv, SimOptions* options, std
 std::string simUsage(const std::string& program) {
   return "usage: " + program +
          " FILE [-b MIN] [-e MAX] [-f FACTOR] [-c COLLECTIVE] [-t TYPE] [--chunk BYTES] [--depth D] [--json]\n"
-         "  FILE           cluster description (see docs/SIM.md)\n"
-         "  -b, -e, -f     size sweep: MIN to MAX bytes by FACTOR (default 1K 1G 4)\n"
-         "  -c COLLECTIVE  allreduce (default), allgather, reducescatter, broadcast, reduce, alltoall\n"
-         "  -t TYPE        element type, as hetccl-perf's -d (default float)\n"
-         "  --chunk BYTES  fix the chunk size (default: the tuner chooses)\n"
-         "  --depth D      pipeline depth (default: the library's, 4)\n"
-         "  --json         JSON instead of the table\n"
+         "  FILE is a cluster description (see docs/SIM.md)\n" +
+         hetccl_apps::describeFlags(simFlags()) +
          "HETCCL_ALGO, HETCCL_CHUNK_BYTES and HETCCL_PIPELINE_DEPTH act as in the library.\n";
 }
 

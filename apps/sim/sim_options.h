@@ -3,7 +3,9 @@
 //              [--depth D] [--json]
 // Sizes as hetccl-perf's (nccl-tests': total bytes of the larger buffer, K/M/G binary
 // suffixes).  --chunk and --depth override HETCCL_CHUNK_BYTES and HETCCL_PIPELINE_DEPTH,
-// which the sim reads as the library does (so does HETCCL_ALGO).  Pure, for the unit tests.
+// which the sim reads as the library does (so does HETCCL_ALGO).  Read by getopt_long like
+// the other tools (common/command_line.h), so -b, -e, -f, -c and -t also have hetccl-perf's
+// long names (--minbytes ...).  Pure, for the unit tests.
 #pragma once
 
 #include <cstddef>

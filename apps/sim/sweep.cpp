@@ -1,6 +1,9 @@
 #include "sim/sweep.h"
 
 #include <algorithm>
+#include <cassert>
+
+#include "perf/collective_shape.h"
 
 namespace hetccl_sim {
 
@@ -14,15 +17,12 @@ bool countIsPerRank(hetccl::Collective collective) {
 
 }  // namespace
 
-double busBandwidthFactor(hetccl::Collective collective, int nranks) {
-  const double p = nranks;
-  switch (collective) {
-    case hetccl::Collective::AllReduce: return 2 * (p - 1) / p;
-    case hetccl::Collective::AllGather:
-    case hetccl::Collective::ReduceScatter:
-    case hetccl::Collective::AlltoAll: return (p - 1) / p;
-    default: return 1;
-  }
+hetccl_perf::Collective perfCollective(hetccl::Collective collective) {
+  hetccl_perf::Collective same = hetccl_perf::Collective::AllReduce;
+  const bool known = hetccl_perf::parseCollective(hetccl::collectiveName(collective), &same);
+  assert(known && "a library collective hetccl-perf has no name for");
+  (void)known;
+  return same;
 }
 
 std::vector<SizePrediction> predictSweep(const hetccl::TopologyView& topology, const hetccl::CostParameters& costs,
@@ -30,7 +30,7 @@ std::vector<SizePrediction> predictSweep(const hetccl::TopologyView& topology, c
                                          size_t elementSize, const std::vector<size_t>& sizes) {
   hetccl::Tuner tuner(topology, costs, hetccl::tunerSettings(settings));
   const size_t ranksPerCount = countIsPerRank(collective) ? static_cast<size_t>(topology.nranks) : 1;
-  const double factor = busBandwidthFactor(collective, topology.nranks);
+  const double factor = hetccl_perf::busBandwidthFactor(perfCollective(collective), topology.nranks);
   std::vector<SizePrediction> rows;
   for (size_t size : sizes) {
     SizePrediction row;

@@ -8,6 +8,7 @@
 
 #include "core/settings.h"
 #include "algorithms/tuner.h"
+#include "perf/perf_types.h"
 
 namespace hetccl_sim {
 
@@ -26,8 +27,9 @@ struct SizePrediction {
   double pickBusBandwidth = 0;
 };
 
-// nccl-tests' factor from algorithm bandwidth to bus bandwidth.
-double busBandwidthFactor(hetccl::Collective collective, int nranks);
+// hetccl-perf's collective of the same name (both use nccl-tests' names), so the sim's bus
+// bandwidth is hetccl-perf's: one factor table, hetccl_perf::busBandwidthFactor.
+hetccl_perf::Collective perfCollective(hetccl::Collective collective);
 
 // One row per size; sizes whose count rounds to that of the previous row are dropped.
 std::vector<SizePrediction> predictSweep(const hetccl::TopologyView& topology, const hetccl::CostParameters& costs,

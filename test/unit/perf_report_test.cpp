@@ -1,9 +1,12 @@
 // hetccl-perf's output: nccl-tests' column layout, the footer lines scripts grep for, and a
-// JSON document that carries the same numbers.
+// JSON document that carries the same numbers (parsed back to be checked).
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "perf/report.h"
 
@@ -114,35 +117,93 @@ TEST(PerfReport, Footer) {
   EXPECT_EQ(summarize({}).avgBusBandwidth, 0.0);
 }
 
+// The JSON is parsed back, so a malformed document fails here and the checks read values,
+// not spellings.
+nlohmann::json parseJson(const std::string& text) {
+  EXPECT_TRUE(nlohmann::json::accept(text)) << text;
+  return nlohmann::json::parse(text, nullptr, false);
+}
+
 TEST(PerfReport, Json) {
   ReportSettings s = settingsFor(Collective::AllReduce, true);
   s.options.jsonPath = "x.json";
   std::vector<ResultRow> rows = {sampleRow()};
-  std::string j = formatJson(s, rows, summarize(rows));
-  EXPECT_NE(j.find("\"collective\": \"allreduce\""), std::string::npos) << j;
-  EXPECT_NE(j.find("\"nranks\": 4"), std::string::npos);
-  EXPECT_NE(j.find("\"size\": 1048576, \"count\": 262144, \"type\": \"float\", \"redop\": "
-                   "\"sum\", \"root\": null"),
-            std::string::npos)
-      << j;
-  EXPECT_NE(j.find("\"out_of_place\": {\"time_us\": 1000, \"algbw\": 1.048576, \"busbw\": "
-                   "1.572864, \"wrong\": 0}"),
-            std::string::npos)
-      << j;
-  EXPECT_NE(j.find("\"in_place\": {\"time_us\": 500,"), std::string::npos);
-  EXPECT_NE(j.find("\"baseline\": {\"library\": \"mpi\", \"time_us\": 2000"), std::string::npos);
-  EXPECT_NE(j.find("\"vs_mpi\": 2"), std::string::npos);
-  EXPECT_NE(j.find("\"out_of_bounds_values\": 3"), std::string::npos);
-  EXPECT_NE(j.find("\"out_of_bounds_ok\": false"), std::string::npos);
-  EXPECT_NE(j.find("\"avg_bus_bandwidth\": "), std::string::npos);
-  // Balanced braces and brackets: a cheap well-formedness check.
-  int braces = 0, brackets = 0;
-  for (char c : j) {
-    braces += c == '{' ? 1 : c == '}' ? -1 : 0;
-    brackets += c == '[' ? 1 : c == ']' ? -1 : 0;
-  }
-  EXPECT_EQ(braces, 0);
-  EXPECT_EQ(brackets, 0);
+  const std::string text = formatJson(s, rows, summarize(rows));
+  ASSERT_EQ(text.back(), '\n');
+  const nlohmann::json j = parseJson(text);
+  EXPECT_EQ(j["tool"], "hetccl-perf");
+  EXPECT_EQ(j["hetccl_version"], "0.1.0");
+  EXPECT_EQ(j["collective"], "allreduce");
+  EXPECT_EQ(j["nranks"], 4);
+  const nlohmann::json& settings = j["settings"];
+  EXPECT_EQ(settings["min_bytes"], 8);
+  EXPECT_EQ(settings["max_bytes"], 32 << 20);
+  EXPECT_EQ(settings["check"], true);
+  EXPECT_EQ(settings["datatypes"], nlohmann::json::array({"float"}));
+  EXPECT_EQ(settings["ops"], nlohmann::json::array({"sum"}));
+  EXPECT_TRUE(settings["root"].is_null());  // all-reduce has no root
+  EXPECT_DOUBLE_EQ(settings["bus_factor"].get<double>(), 1.5);
+  EXPECT_EQ(settings["baseline"], "mpi");
+  ASSERT_EQ(j["rows"].size(), 1u);
+  const nlohmann::json& row = j["rows"][0];
+  EXPECT_EQ(row["size"], 1048576);
+  EXPECT_EQ(row["count"], 262144);
+  EXPECT_EQ(row["type"], "float");
+  EXPECT_EQ(row["redop"], "sum");
+  EXPECT_TRUE(row["root"].is_null());
+  EXPECT_EQ(row["out_of_place"],
+            nlohmann::json::parse(R"({"time_us": 1000, "algbw": 1.048576, "busbw": 1.572864, "wrong": 0})"));
+  EXPECT_DOUBLE_EQ(row["in_place"]["time_us"].get<double>(), 500);
+  EXPECT_EQ(row["in_place"]["wrong"], 3);
+  EXPECT_EQ(row["baseline"]["library"], "mpi");
+  EXPECT_DOUBLE_EQ(row["baseline"]["time_us"].get<double>(), 2000);
+  EXPECT_DOUBLE_EQ(row["baseline"]["vs_mpi"].get<double>(), 2);
+  EXPECT_EQ(j["out_of_bounds_values"], 3);
+  EXPECT_EQ(j["out_of_bounds_ok"], false);
+  EXPECT_DOUBLE_EQ(j["avg_bus_bandwidth"].get<double>(), (1.572864 + 3.145728) / 2);
+}
+
+// Keys come in the order the table reads (scripts and people read top-down), and every key
+// scripts/plot_perf.py and the checked-in sample use is there.
+TEST(PerfReport, JsonKeysInTableOrder) {
+  ReportSettings s = settingsFor(Collective::Broadcast, true);
+  ResultRow row = sampleRow();
+  row.hasOp = false;
+  row.hasRoot = true;
+  row.root = 1;
+  row.baseline.measured = false;
+  const nlohmann::ordered_json j =
+      nlohmann::ordered_json::parse(formatJson(s, {row}, summarize({row})));
+  std::vector<std::string> keys;
+  for (const auto& item : j.items()) keys.push_back(item.key());
+  EXPECT_EQ(keys, (std::vector<std::string>{"tool", "hetccl_version", "collective", "nranks",
+                                            "settings", "rows", "out_of_bounds_values",
+                                            "out_of_bounds_ok", "avg_bus_bandwidth"}));
+  keys.clear();
+  for (const auto& item : j["rows"][0].items()) keys.push_back(item.key());
+  EXPECT_EQ(keys, (std::vector<std::string>{"collective", "size", "count", "type", "redop", "root",
+                                            "out_of_place", "in_place", "algorithm",
+                                            "requested_algorithm", "baseline"}));
+  EXPECT_EQ(j["rows"][0]["redop"], "none");
+  EXPECT_EQ(j["rows"][0]["root"], 1);
+  EXPECT_TRUE(j["rows"][0]["baseline"].is_null());  // the MPI call could not express the row
+  EXPECT_EQ(j["settings"]["root"], 0);
+  EXPECT_TRUE(j["settings"]["ops"].empty());  // broadcast reduces nothing
+}
+
+// Names are strings whatever they hold; numbers JSON cannot hold become null.
+TEST(PerfReport, JsonEscapesAndNulls) {
+  ReportSettings s = settingsFor(Collective::AllReduce, false);
+  s.libraryVersion = "0.1 \"rc\"\\\n\t\x01";
+  ResultRow row = sampleRow();
+  row.outOfPlace.timeUs = std::numeric_limits<double>::infinity();
+  row.inPlace.busbw = std::numeric_limits<double>::quiet_NaN();
+  const nlohmann::json j = parseJson(formatJson(s, {row}, summarize({row})));
+  EXPECT_EQ(j["hetccl_version"], s.libraryVersion);
+  EXPECT_TRUE(j["rows"][0]["out_of_place"]["time_us"].is_null());
+  EXPECT_TRUE(j["rows"][0]["in_place"]["busbw"].is_null());
+  EXPECT_TRUE(j["avg_bus_bandwidth"].is_null());
+  EXPECT_EQ(j["rows"][0].count("baseline"), 0u);  // only with --baseline mpi
 }
 
 // With --algo, each row also names the entry it ran under, so "auto" and what auto chose
@@ -188,19 +249,21 @@ TEST(PerfReport, FooterAveragesPerAlgorithm) {
 TEST(PerfReport, JsonNamesAlgorithms) {
   ReportSettings s = settingsFor(Collective::AllReduce, false);
   ResultRow row = sampleRow();
-  std::string plain = formatJson(s, {row}, summarize({row}));
-  EXPECT_NE(plain.find("\"algorithms\": null"), std::string::npos) << plain;
-  EXPECT_NE(plain.find("\"algorithm\": \"hier\", \"requested_algorithm\": null"),
-            std::string::npos)
-      << plain;
-  EXPECT_EQ(plain.find("avg_bus_bandwidth_by_algorithm"), std::string::npos);
+  nlohmann::json plain = parseJson(formatJson(s, {row}, summarize({row})));
+  EXPECT_TRUE(plain["settings"]["algorithms"].is_null());
+  EXPECT_EQ(plain["rows"][0]["algorithm"], "hier");
+  EXPECT_TRUE(plain["rows"][0]["requested_algorithm"].is_null());
+  EXPECT_FALSE(plain.contains("avg_bus_bandwidth_by_algorithm"));
 
   s.options.algorithms = {"hier", "auto"};
   row.requestedAlgorithm = "auto";
-  std::string j = formatJson(s, {row}, summarize({row}));
-  EXPECT_NE(j.find("\"algorithms\": [\"hier\", \"auto\"]"), std::string::npos) << j;
-  EXPECT_NE(j.find("\"requested_algorithm\": \"auto\""), std::string::npos) << j;
-  EXPECT_NE(j.find("\"avg_bus_bandwidth_by_algorithm\": {\"auto\": "), std::string::npos) << j;
+  row.algorithm.clear();  // a library that cannot say
+  nlohmann::json j = parseJson(formatJson(s, {row}, summarize({row})));
+  EXPECT_EQ(j["settings"]["algorithms"], nlohmann::json::array({"hier", "auto"}));  // order kept
+  EXPECT_EQ(j["rows"][0]["requested_algorithm"], "auto");
+  EXPECT_TRUE(j["rows"][0]["algorithm"].is_null());
+  EXPECT_DOUBLE_EQ(j["avg_bus_bandwidth_by_algorithm"]["auto"].get<double>(),
+                   (1.572864 + 3.145728) / 2);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "algorithms/algorithm.h"
+#include "perf/perf_types.h"
 #include "sim/cluster_description.h"
 #include "sim/sim_options.h"
 #include "sim/sweep.h"
@@ -199,30 +200,90 @@ TEST(SimOptions, RejectsBadUsage) {
   }
 }
 
-TEST(SimSweep, PicksWhatTheLibraryTunerPicks) {
+// Two islands of one node x 4 ranks each: fast links inside (100 GB/s, 1 us), a slow network
+// between them (1 GB/s, 20 us).
+const char kSlowNetwork[] =
+    "island a nodes=1 ranks_per_node=4 intra=100GB/s:1us\n"
+    "island b nodes=1 ranks_per_node=4 intra=100GB/s:1us\n"
+    "link inter 1GB/s:20us\n";
+
+const AlgorithmPrediction& predictionOf(const SizePrediction& row, hetccl::Algorithm algorithm) {
+  for (const AlgorithmPrediction& p : row.algorithms)
+    if (p.algorithm == algorithm) return p;
+  static const AlgorithmPrediction none;
+  ADD_FAILURE() << "no prediction for " << hetccl::algorithmName(algorithm);
+  return none;
+}
+
+// The pick is the fastest of the predictions printed in the same row: same algorithm, same
+// chunk, same time.
+void expectPickIsFastest(const SizePrediction& row) {
+  const AlgorithmPrediction* fastest = nullptr;
+  for (const AlgorithmPrediction& p : row.algorithms)
+    if (p.applies && (fastest == nullptr || p.choice.predictedSeconds < fastest->choice.predictedSeconds))
+      fastest = &p;
+  ASSERT_NE(fastest, nullptr);
+  EXPECT_EQ(row.pick.algorithm, fastest->algorithm) << row.bytes << " bytes";
+  EXPECT_EQ(row.pick.chunkBytes, fastest->choice.chunkBytes) << row.bytes << " bytes";
+  EXPECT_DOUBLE_EQ(row.pick.predictedSeconds, fastest->choice.predictedSeconds) << row.bytes << " bytes";
+  EXPECT_DOUBLE_EQ(row.pickBusBandwidth, fastest->busBandwidth);
+}
+
+// What the cost formulas say without running the tuner.  A tiny message (64 floats, 8 per
+// rank) is latency-bound: the tree ("small") takes 2 log2(8) = 6 rounds, two of them across
+// the 20 us network, while the flat ring takes 2(p-1) = 14 steps, each crossing the network
+// somewhere.  A large one is bandwidth-bound: the hierarchical ring sends a quarter of the
+// buffer per rank over the network, while the flat ring's links across it carry 2(p-1)/p of
+// the buffer.
+TEST(SimSweep, PicksFollowTheCostFormulas) {
+  ClusterDescription cluster;
+  DescriptionError error;
+  ASSERT_TRUE(parse(kSlowNetwork, &cluster, &error)) << error.describe();
+  const hetccl::TopologyView topology = topologyOf(cluster);
+  const hetccl::CostParameters costs = costParametersOf(cluster);
+  const size_t large = size_t{64} << 20;
+  const std::vector<SizePrediction> rows =
+      predictSweep(topology, costs, hetccl::Settings{}, hetccl::Collective::AllReduce, 4, {256, large});
+  ASSERT_EQ(rows.size(), 2u);
+  const double networkLatency = 20e-6, networkSecondsPerByte = 1 / 1e9;
+
+  const SizePrediction& tiny = rows[0];
+  EXPECT_EQ(tiny.pick.algorithm, hetccl::Algorithm::Small);
+  const double tinyRing = predictionOf(tiny, hetccl::Algorithm::Ring).choice.predictedSeconds;
+  EXPECT_GE(tinyRing, 14 * networkLatency);
+  EXPECT_LT(predictionOf(tiny, hetccl::Algorithm::Small).choice.predictedSeconds, tinyRing / 2);
+  expectPickIsFastest(tiny);
+
+  const SizePrediction& big = rows[1];
+  EXPECT_EQ(big.bytes, large);
+  const double ringSeconds = predictionOf(big, hetccl::Algorithm::Ring).choice.predictedSeconds;
+  const double hierSeconds = predictionOf(big, hetccl::Algorithm::Hierarchical).choice.predictedSeconds;
+  EXPECT_GE(ringSeconds, 2.0 * 7 / 8 * static_cast<double>(large) * networkSecondsPerByte);
+  EXPECT_LT(hierSeconds, ringSeconds / 3);
+  EXPECT_NE(big.pick.algorithm, hetccl::Algorithm::Ring);
+  EXPECT_NE(big.pick.algorithm, hetccl::Algorithm::Small);
+  expectPickIsFastest(big);
+
+  // Native needs one island; equal islands make torus apply.
+  for (const SizePrediction& row : rows)
+    for (const AlgorithmPrediction& p : row.algorithms)
+      EXPECT_EQ(p.applies, p.algorithm != hetccl::Algorithm::Native) << hetccl::algorithmName(p.algorithm);
+}
+
+// 8+4 ranks: unequal islands, so no torus (and no native); the pick is still the row's fastest.
+TEST(SimSweep, PickIsTheFastestApplicableAlgorithm) {
   ClusterDescription cluster;
   DescriptionError error;
   ASSERT_TRUE(parse(kMixedCluster, &cluster, &error));
-  const hetccl::TopologyView topology = topologyOf(cluster);
-  const hetccl::CostParameters costs = costParametersOf(cluster);
-  hetccl::Settings settings;
-  const std::vector<size_t> sizes{1024, size_t{64} << 20};
-  std::vector<SizePrediction> rows = predictSweep(topology, costs, settings, hetccl::Collective::AllReduce, 4, sizes);
-  ASSERT_EQ(rows.size(), 2u);
-  hetccl::Tuner tuner(topology, costs, hetccl::tunerSettings(settings));
+  const std::vector<SizePrediction> rows =
+      predictSweep(topologyOf(cluster), costParametersOf(cluster), hetccl::Settings{}, hetccl::Collective::AllReduce,
+                   4, {1024, size_t{1} << 20, size_t{64} << 20});
+  ASSERT_EQ(rows.size(), 3u);
   for (const SizePrediction& row : rows) {
-    hetccl::PlanRequest request;
-    request.count = row.count;
-    request.nranks = topology.nranks;
-    request.topology = &topology;
-    hetccl::TuningChoice expected = tuner.choose(request, 4);
-    EXPECT_EQ(row.pick.algorithm, expected.algorithm);
-    EXPECT_EQ(row.pick.chunkBytes, expected.chunkBytes);
-    EXPECT_DOUBLE_EQ(row.pick.predictedSeconds, expected.predictedSeconds);
-    // Native needs one island; the others apply to all-reduce here.
+    expectPickIsFastest(row);
     for (const AlgorithmPrediction& p : row.algorithms)
       EXPECT_EQ(p.applies, p.algorithm != hetccl::Algorithm::Native && p.algorithm != hetccl::Algorithm::Torus)
-          << hetccl::algorithmName(p.algorithm);  // 8+4: unequal islands, no torus
+          << hetccl::algorithmName(p.algorithm);
   }
 }
 
@@ -251,12 +312,23 @@ TEST(SimDescription, IslandLibraryReachesThePlans) {
   EXPECT_NE(error.message.find("library= needs a name"), std::string::npos) << error.describe();
 }
 
+// Every collective the library plans has hetccl-perf's collective of the same name, so the
+// sim's bus bandwidth uses hetccl-perf's factors.
+TEST(SimSweep, CollectivesMapToHetcclPerfs) {
+  for (hetccl::Collective c :
+       {hetccl::Collective::AllReduce, hetccl::Collective::ReduceScatter, hetccl::Collective::AllGather,
+        hetccl::Collective::Broadcast, hetccl::Collective::Reduce, hetccl::Collective::AlltoAll,
+        hetccl::Collective::SendRecv})
+    EXPECT_STREQ(hetccl_perf::collectiveName(perfCollective(c)), hetccl::collectiveName(c));
+}
+
 TEST(SimSweep, CountsAndBusFactorsFollowNcclTests) {
-  EXPECT_DOUBLE_EQ(busBandwidthFactor(hetccl::Collective::AllReduce, 4), 1.5);
-  EXPECT_DOUBLE_EQ(busBandwidthFactor(hetccl::Collective::AllGather, 4), 0.75);
-  EXPECT_DOUBLE_EQ(busBandwidthFactor(hetccl::Collective::ReduceScatter, 4), 0.75);
-  EXPECT_DOUBLE_EQ(busBandwidthFactor(hetccl::Collective::Broadcast, 4), 1.0);
   const hetccl::TopologyView topology = hetccl::TopologyView::fromIslandIds({0, 0, 1, 1});
+  // Bus bandwidth = bytes / time x 2(p-1)/p for all-reduce (1.5 on 4 ranks).
+  const SizePrediction allReduce =
+      predictSweep(topology, hetccl::CostParameters{}, hetccl::Settings{}, hetccl::Collective::AllReduce, 4, {4096})
+          .at(0);
+  EXPECT_DOUBLE_EQ(allReduce.pickBusBandwidth, 4096 / allReduce.pick.predictedSeconds * 1.5);
   // All-gather's count is per rank; tiny sizes round up to one element and repeat rows drop.
   std::vector<SizePrediction> rows = predictSweep(topology, hetccl::CostParameters{}, hetccl::Settings{},
                                                   hetccl::Collective::AllGather, 4, {4, 8, 16, 64});
