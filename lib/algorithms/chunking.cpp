@@ -16,11 +16,6 @@ Region chunkOf(const Region& region, size_t index, size_t chunkElements) {
   return chunk;
 }
 
-size_t pipelineCount(const RankPlan& plan, size_t chunkElements) {
-  size_t largest = largestOpCount(plan);
-  return (largest + chunkElements - 1) / chunkElements;
-}
-
 size_t pipelineCount(const RankPlan& plan, const PlanPhase& phase, size_t chunkElements) {
   return (largestOpCount(plan, phase.firstStep, phase.endStep) + chunkElements - 1) / chunkElements;
 }

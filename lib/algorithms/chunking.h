@@ -27,8 +27,7 @@ std::vector<PlanPhase> planPhases(const RankPlan& plan);
 
 // Chunk `index` of `region` (count 0 when the region is shorter).
 Region chunkOf(const Region& region, size_t index, size_t chunkElements);
-// Number of pipelines needed for `plan`, or for one ordinary phase of it.
-size_t pipelineCount(const RankPlan& plan, size_t chunkElements);
+// Number of pipelines needed for one ordinary phase of `plan`.
 size_t pipelineCount(const RankPlan& plan, const PlanPhase& phase, size_t chunkElements);
 // The ops of `step` restricted to chunk `index`; empty chunks are dropped (consistently on
 // both ends of a transfer, which compute the same region lengths).

@@ -11,24 +11,19 @@ Region block(int buffer, size_t count, int parts, int index) {
   return Region{buffer, blockBegin(count, parts, index), blockCount(count, parts, index)};
 }
 
-// Block `index` of a buffer made of equal blocks of `blockSize` elements.
-Region fixedBlock(int buffer, size_t blockSize, int index) {
-  return Region{buffer, static_cast<size_t>(index) * blockSize, blockSize};
-}
-
 // A one-op step copying `src` to `dst` (nothing when in place: the data is already there).
 void addLocalCopy(RankPlan& plan, const PlanRequest& request, Region src, Region dst) {
   if (request.inPlace) return;
   Step step;
   addOp(step, Op{OpKind::Copy, -1, src, dst});
-  if (!step.ops.empty()) plan.steps.push_back(step);
+  pushIfAny(plan, step);
 }
 
 void addDivide(RankPlan& plan, const PlanRequest& request, Region region) {
   if (!request.average || request.nranks == 1) return;
   Step step;
   addOp(step, Op{OpKind::Divide, -1, {}, region});
-  if (!step.ops.empty()) plan.steps.push_back(step);
+  pushIfAny(plan, step);
 }
 
 }  // namespace
@@ -108,7 +103,7 @@ RankPlan buildRingAllGather(const PlanRequest& request, int rank) {
     addOp(first, Op{OpKind::Send, right, Region{kInputBuffer, 0, c}, {}});
     addOp(first, Op{OpKind::RecvCopy, left, {}, fixedBlock(kOutputBuffer, c, left)});
   }
-  if (!first.ops.empty()) plan.steps.push_back(first);
+  pushIfAny(plan, first);
   for (int s = 1; s < p - 1; ++s) {
     Step step;
     step.ops.reserve(2);
@@ -132,16 +127,16 @@ RankPlan buildChainBroadcast(const PlanRequest& request, int rank) {
     Step step;
     if (!request.inPlace) addOp(step, Op{OpKind::Copy, -1, input, output});
     if (p > 1) addOp(step, Op{OpKind::Send, next, input, {}});
-    if (!step.ops.empty()) plan.steps.push_back(step);
+    pushIfAny(plan, step);
     return plan;
   }
   Step receive;
   addOp(receive, Op{OpKind::RecvCopy, previous, {}, output});
-  if (!receive.ops.empty()) plan.steps.push_back(receive);
+  pushIfAny(plan, receive);
   if (position < p - 1) {
     Step forward;
     addOp(forward, Op{OpKind::Send, next, output, {}});
-    if (!forward.ops.empty()) plan.steps.push_back(forward);
+    pushIfAny(plan, forward);
   }
   return plan;
 }
@@ -162,11 +157,11 @@ RankPlan buildChainReduce(const PlanRequest& request, int rank) {
   Step first;
   if (position == p - 1) {
     addOp(first, Op{OpKind::Send, towardRoot, input, {}});
-    if (!first.ops.empty()) plan.steps.push_back(first);
+    pushIfAny(plan, first);
     return plan;
   }
   addOp(first, Op{OpKind::RecvReduce, awayFromRoot, input, position == 0 ? output : scratch});
-  if (!first.ops.empty()) plan.steps.push_back(first);
+  pushIfAny(plan, first);
   if (position == 0) {
     addDivide(plan, request, output);
     return plan;
@@ -174,7 +169,7 @@ RankPlan buildChainReduce(const PlanRequest& request, int rank) {
   plan.scratchCount = n;
   Step forward;
   addOp(forward, Op{OpKind::Send, towardRoot, scratch, {}});
-  if (!forward.ops.empty()) plan.steps.push_back(forward);
+  pushIfAny(plan, forward);
   return plan;
 }
 
@@ -190,7 +185,7 @@ RankPlan buildDirectAlltoAll(const PlanRequest& request, int rank) {
     Step save;
     for (int peer = 0; peer < p; ++peer)
       if (peer != rank) addOp(save, Op{OpKind::Copy, -1, fixedBlock(kInputBuffer, c, peer), fixedBlock(kScratchBuffer, c, peer)});
-    if (!save.ops.empty()) plan.steps.push_back(save);
+    pushIfAny(plan, save);
     plan.scratchCount = c * p;
     sendBuffer = kScratchBuffer;
   }
@@ -201,7 +196,7 @@ RankPlan buildDirectAlltoAll(const PlanRequest& request, int rank) {
     addOp(exchange, Op{OpKind::Send, to, fixedBlock(sendBuffer, c, to), {}});
     addOp(exchange, Op{OpKind::RecvCopy, from, {}, fixedBlock(kOutputBuffer, c, from)});
   }
-  if (!exchange.ops.empty()) plan.steps.push_back(exchange);
+  pushIfAny(plan, exchange);
   return plan;
 }
 
@@ -218,14 +213,14 @@ RankPlan buildRingSendRecv(const PlanRequest& request, int rank) {
     // Sending and receiving the same buffer at once would race: save the input first.
     Step save;
     addOp(save, Op{OpKind::Copy, -1, Region{kInputBuffer, 0, n}, Region{kScratchBuffer, 0, n}});
-    if (!save.ops.empty()) plan.steps.push_back(save);
+    pushIfAny(plan, save);
     plan.scratchCount = n;
     addOp(step, Op{OpKind::Send, modRank(rank + 1, p), Region{kScratchBuffer, 0, n}, {}});
   } else {
     addOp(step, Op{OpKind::Send, modRank(rank + 1, p), Region{kInputBuffer, 0, n}, {}});
   }
   addOp(step, Op{OpKind::RecvCopy, modRank(rank - 1, p), {}, Region{kOutputBuffer, 0, n}});
-  if (!step.ops.empty()) plan.steps.push_back(step);
+  pushIfAny(plan, step);
   return plan;
 }
 

@@ -10,15 +10,6 @@ namespace {
 
 enum class CrossIslandMethod { DirectExchange, Ring };
 
-void pushIfAny(RankPlan& plan, Step& step) {
-  if (!step.ops.empty()) plan.steps.push_back(step);
-  step.ops.clear();
-}
-
-Region fixedBlock(int buffer, size_t blockSize, int index) {
-  return Region{buffer, static_cast<size_t>(index) * blockSize, blockSize};
-}
-
 // The request's islands, or one island of all ranks when it names none.
 const TopologyView& topologyOf(const PlanRequest& request, TopologyView& fallback) {
   if (request.topology) return *request.topology;

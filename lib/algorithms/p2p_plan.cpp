@@ -22,8 +22,8 @@ RankPlan buildPointToPointPlan(const std::vector<PointToPoint>& operations, int 
       addOp(step, Op{OpKind::RecvCopy, p2p.peer, {}, region});
     }
   }
-  if (!stage.ops.empty()) plan.steps.push_back(stage);
-  if (!step.ops.empty()) plan.steps.push_back(step);
+  pushIfAny(plan, stage);
+  pushIfAny(plan, step);
   return plan;
 }
 

@@ -55,7 +55,11 @@ void addOp(Step& step, const Op& op) {
   if (count > 0) step.ops.push_back(op);
 }
 
-size_t largestOpCount(const RankPlan& plan) { return largestOpCount(plan, 0, plan.steps.size()); }
+void pushIfAny(RankPlan& plan, Step& step) {
+  // A copy, not a move: builders reuse `step`, and its capacity, for the next step.
+  if (!step.ops.empty()) plan.steps.push_back(step);
+  step.ops.clear();
+}
 
 size_t largestOpCount(const RankPlan& plan, size_t firstStep, size_t endStep) {
   size_t largest = 0;
@@ -72,6 +76,10 @@ size_t blockBegin(size_t count, int parts, int index) {
 
 size_t blockCount(size_t count, int parts, int index) {
   return count / parts + (static_cast<size_t>(index) < count % parts ? 1 : 0);
+}
+
+Region fixedBlock(int buffer, size_t blockSize, int index) {
+  return Region{buffer, static_cast<size_t>(index) * blockSize, blockSize};
 }
 
 int blockIndexOf(size_t count, int parts, size_t element) {

@@ -1,7 +1,7 @@
 // A Plan is an algorithm written down as data: for one rank, an ordered list of steps, each a
 // set of operations on regions of the operation's buffers.  The executor runs it, the
-// verifier proves it correct on symbolic data, and (later) the cost model replays it.  Plans
-// know nothing of MPI, devices or pointers.
+// verifier proves it correct on symbolic data, and the cost model replays it to predict its
+// time.  Plans know nothing of MPI, devices or pointers.
 #pragma once
 
 #include <cstddef>
@@ -97,14 +97,18 @@ RankPlan emptyPlan(const PlanRequest& request, int rank, const char* algorithm);
 // Appends an op only when its region is non-empty: both ends of a transfer compute the same
 // count, so skipping empty transfers is consistent across ranks.
 void addOp(Step& step, const Op& op);
-// Number of elements the largest op of the plan moves (sizes the executor's pipeline).
-size_t largestOpCount(const RankPlan& plan);
-// The same over steps [firstStep, endStep) only.
+// Appends `step` unless addOp left it empty (a rank with nothing to do in it skips it, as its
+// peers, which compute the same counts, expect), then clears it for the builder's next step.
+void pushIfAny(RankPlan& plan, Step& step);
+// Number of elements the largest op of steps [firstStep, endStep) moves (sizes the executor's
+// pipeline).
 size_t largestOpCount(const RankPlan& plan, size_t firstStep, size_t endStep);
 // Element range [begin, end) of block `index` when `count` elements are split into `parts`
 // nearly equal blocks (the first count % parts blocks get one extra element).
 size_t blockBegin(size_t count, int parts, int index);
 size_t blockCount(size_t count, int parts, int index);
+// Block `index` of `buffer` when it is made of equal blocks of `blockSize` elements.
+Region fixedBlock(int buffer, size_t blockSize, int index);
 // The block that holds `element` (element < count).
 int blockIndexOf(size_t count, int parts, size_t element);
 inline int modRank(long value, int nranks) {

@@ -40,7 +40,6 @@ class Tuner {
   TuningChoice choose(const PlanRequest& request, size_t elementSize);
   // Predictions of every applicable algorithm at its best chunk size, for tools.
   std::vector<TuningChoice> rank(const PlanRequest& request, size_t elementSize) const;
-  const CostParameters& costs() const { return costs_; }
 
  private:
   TuningChoice best(Algorithm algorithm, const PlanRequest& request, size_t elementSize) const;

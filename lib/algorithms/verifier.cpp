@@ -45,7 +45,6 @@ struct CellRange {
 };
 
 struct Message {
-  int step = 0;
   size_t count = 0;
   std::vector<Symbol> data;
   bool consumed = false;
@@ -320,7 +319,7 @@ class Simulation {
       const Op& op = ops[i];
       if (op.kind == OpKind::Send) {
         if (op.peer < 0 || op.peer >= p_) return failAt(rank, "send to an invalid peer");
-        Message message{0, op.src.count, {}, false};
+        Message message{op.src.count, {}, false};
         for (size_t e = 0; e < op.src.count; ++e) {
           Symbol value = *cellIn(m, op.src.buffer, op.src.offset + e);
           if (value.garbage) return failAt(rank, "sends an element that was never written");

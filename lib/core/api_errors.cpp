@@ -45,6 +45,7 @@ hetcclResult_t hetcclGetVersion(int* version) {
   return hetcclSuccess;
 }
 
+// No default branch: -Wswitch (an error here) then names any code added without a string.
 const char* hetcclGetErrorString(hetcclResult_t result) {
   switch (result) {
     case hetcclSuccess: return "no error";
@@ -56,8 +57,9 @@ const char* hetcclGetErrorString(hetcclResult_t result) {
     case hetcclRemoteError: return "remote process exited or there was a network error";
     case hetcclInProgress: return "hetccl operation in progress";
     case hetcclTimeout: return "operation timed out";
-    default: return "unknown result code";
+    case hetcclNumResults: break;  // a count, not a code
   }
+  return "unknown result code";  // also what a value outside the enumeration gets
 }
 
 const char* hetcclGetLastError(hetcclComm_t comm) {

@@ -6,18 +6,12 @@
 using hetccl::Code;
 using hetccl::report;
 
-namespace {
-
-hetccl::Status withDevice(hetccl::Device** device) { return hetccl::processDevice(device); }
-
-}  // namespace
-
 extern "C" {
 
 hetcclResult_t hetcclMemAlloc(void** ptr, size_t size) {
   if (!ptr) return report(nullptr, HETCCL_STATUS(Code::InvalidArgument, "ptr is NULL"));
   hetccl::Device* device = nullptr;
-  hetccl::Status status = withDevice(&device);
+  hetccl::Status status = hetccl::processDevice(&device);
   if (status.isOk()) status = device->allocate(ptr, size);
   return report(nullptr, status);
 }
@@ -25,7 +19,7 @@ hetcclResult_t hetcclMemAlloc(void** ptr, size_t size) {
 hetcclResult_t hetcclMemFree(void* ptr) {
   if (!ptr) return hetcclSuccess;
   hetccl::Device* device = nullptr;
-  hetccl::Status status = withDevice(&device);
+  hetccl::Status status = hetccl::processDevice(&device);
   if (status.isOk()) status = device->release(ptr);
   return report(nullptr, status);
 }
@@ -34,7 +28,7 @@ static hetcclResult_t blockingCopy(void* dst, const void* src, size_t bytes, con
   if (bytes > 0 && (!dst || !src))
     return report(nullptr, HETCCL_STATUS(Code::InvalidArgument, "%s: NULL pointer with %zu bytes", what, bytes));
   hetccl::Device* device = nullptr;
-  hetccl::Status status = withDevice(&device);
+  hetccl::Status status = hetccl::processDevice(&device);
   if (status.isOk() && bytes > 0) status = device->copyAsync(dst, src, bytes, nullptr);
   if (status.isOk()) status = device->synchronizeStream(nullptr);
   return report(nullptr, status);
@@ -51,7 +45,7 @@ hetcclResult_t hetcclMemcpyFromDevice(void* dst, const void* src, size_t bytes) 
 hetcclResult_t hetcclStreamCreate(hetcclStream_t* stream) {
   if (!stream) return report(nullptr, HETCCL_STATUS(Code::InvalidArgument, "stream is NULL"));
   hetccl::Device* device = nullptr;
-  hetccl::Status status = withDevice(&device);
+  hetccl::Status status = hetccl::processDevice(&device);
   if (status.isOk()) status = device->createStream(stream);
   return report(nullptr, status);
 }
@@ -59,14 +53,14 @@ hetcclResult_t hetcclStreamCreate(hetcclStream_t* stream) {
 hetcclResult_t hetcclStreamDestroy(hetcclStream_t stream) {
   if (!stream) return hetcclSuccess;  // the default stream is never destroyed
   hetccl::Device* device = nullptr;
-  hetccl::Status status = withDevice(&device);
+  hetccl::Status status = hetccl::processDevice(&device);
   if (status.isOk()) status = device->destroyStream(stream);
   return report(nullptr, status);
 }
 
 hetcclResult_t hetcclStreamSynchronize(hetcclStream_t stream) {
   hetccl::Device* device = nullptr;
-  hetccl::Status status = withDevice(&device);
+  hetccl::Status status = hetccl::processDevice(&device);
   if (status.isOk()) status = device->synchronizeStream(stream);
   return report(nullptr, status);
 }

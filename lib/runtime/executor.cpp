@@ -29,22 +29,12 @@ struct Executor::Slot {
 };
 
 Executor::Executor(Device& device, Transport& transport, StreamHandle stream)
-    : device_(device), transport_(transport), stream_(stream) {}
+    : device_(device), transport_(transport), stream_(stream), staging_(device) {}
 
-Executor::~Executor() {
-  if (staging_) (void)device_.release(staging_);
-}
+Executor::~Executor() = default;
 
-Status Executor::ensureStaging(size_t bytes) {
-  if (bytes <= stagingBytes_) return Status::ok();
-  if (staging_) HETCCL_TRY(device_.release(staging_));
-  staging_ = nullptr;
-  stagingBytes_ = 0;
-  void* memory = nullptr;
-  HETCCL_TRY(device_.allocate(&memory, bytes));
-  staging_ = static_cast<char*>(memory);
-  stagingBytes_ = bytes;
-  return Status::ok();
+char* Executor::address(const Region& region) const {
+  return (*buffers_)[region.buffer] + region.offset * elementSize_;
 }
 
 Status Executor::run(const RankPlan& plan, const PlanBuffers& buffers, ElementType type,
@@ -67,8 +57,8 @@ Status Executor::run(const RankPlan& plan, const PlanBuffers& buffers, ElementTy
 // the stream is drained before it starts.
 Status Executor::runIslandStep(const Step& step) {
   if (!island_) return HETCCL_STATUS(Code::InternalError, "a plan has island-collective steps but the rank has no island library");
-  auto at = [&](const Region& region) { return (*buffers_)[region.buffer] + region.offset * elementSize_; };
-  for (const Op& op : step.ops) HETCCL_TRY(island_->enqueue(op, at(op.src), at(op.dst), type_, op_, stream_));
+  for (const Op& op : step.ops)
+    HETCCL_TRY(island_->enqueue(op, address(op.src), address(op.dst), type_, op_, stream_));
   return device_.synchronizeStream(stream_);
 }
 
@@ -82,7 +72,7 @@ Status Executor::runPipelined(const RankPlan& plan, const PlanPhase& phase) {
     receiveReduces = std::max<size_t>(receiveReduces, std::count_if(plan.steps[s].ops.begin(), plan.steps[s].ops.end(),
                                                                     [](const Op& op) { return op.kind == OpKind::RecvReduce; }));
   stagingPerSlot_ = receiveReduces * chunkElements_ * elementSize_;
-  HETCCL_TRY(ensureStaging(stagingPerSlot_ * depth));
+  HETCCL_TRY(staging_.ensure(stagingPerSlot_ * depth));
 
   std::vector<Slot> slots(depth);
   for (int i = 0; i < depth; ++i) {
@@ -116,8 +106,6 @@ Status Executor::runPipelined(const RankPlan& plan, const PlanPhase& phase) {
 // Enqueues the step's local work, posts its transfers.  Empty steps (this pipeline's chunk
 // of every region is empty) are skipped.
 Status Executor::startStep(Slot& slot, const RankPlan& plan) {
-  const PlanBuffers& buffers = *buffers_;
-  auto at = [&](const Region& region) { return buffers[region.buffer] + region.offset * elementSize_; };
   for (; slot.step < phaseEnd_; ++slot.step) {
     sliceStep(plan.steps[slot.step], slot.pipeline, chunkElements_, &slot.ops);
     if (!slot.ops.empty()) break;
@@ -128,20 +116,21 @@ Status Executor::startStep(Slot& slot, const RankPlan& plan) {
   }
   slot.transfers.clear();
   slot.deviceWorkEnqueued = false;
-  char* staging = staging_ + slot.index * stagingPerSlot_;
+  char* staging = staging_.data() + slot.index * stagingPerSlot_;
   for (const Op& op : slot.ops) {
     const size_t bytes = (op.kind == OpKind::Send ? op.src.count : op.dst.count) * elementSize_;
     switch (op.kind) {
       case OpKind::Copy:
-        HETCCL_TRY(device_.copyAsync(at(op.dst), at(op.src), bytes, stream_));
+        HETCCL_TRY(device_.copyAsync(address(op.dst), address(op.src), bytes, stream_));
         slot.deviceWorkEnqueued = true;
         break;
       case OpKind::Reduce:
-        HETCCL_TRY(device_.reduceAsync(at(op.dst), at(op.dst), at(op.src), op.dst.count, type_, op_, stream_));
+        HETCCL_TRY(device_.reduceAsync(address(op.dst), address(op.dst), address(op.src), op.dst.count, type_, op_,
+                                       stream_));
         slot.deviceWorkEnqueued = true;
         break;
       case OpKind::Divide:
-        HETCCL_TRY(device_.divideAsync(at(op.dst), op.dst.count, type_, plan.divisor, stream_));
+        HETCCL_TRY(device_.divideAsync(address(op.dst), op.dst.count, type_, plan.divisor, stream_));
         slot.deviceWorkEnqueued = true;
         break;
       case OpKind::IslandReduceScatter:
@@ -151,13 +140,13 @@ Status Executor::startStep(Slot& slot, const RankPlan& plan) {
         return HETCCL_STATUS(Code::InternalError, "island-collective op inside a pipelined step");
       case OpKind::Send: {
         PendingTransfer pending;
-        HETCCL_TRY(transport_.postSend(at(op.src), bytes, op.peer, tag_ + slot.index, &pending.transfer));
+        HETCCL_TRY(transport_.postSend(address(op.src), bytes, op.peer, tag_ + slot.index, &pending.transfer));
         slot.transfers.push_back(std::move(pending));
         break;
       }
       case OpKind::RecvCopy: {
         PendingTransfer pending;
-        HETCCL_TRY(transport_.postRecv(at(op.dst), bytes, op.peer, tag_ + slot.index, &pending.transfer));
+        HETCCL_TRY(transport_.postRecv(address(op.dst), bytes, op.peer, tag_ + slot.index, &pending.transfer));
         slot.transfers.push_back(std::move(pending));
         break;
       }
@@ -178,8 +167,6 @@ Status Executor::startStep(Slot& slot, const RankPlan& plan) {
 
 // Advances a slot as far as it can without blocking.
 Status Executor::pollSlot(Slot& slot, const RankPlan& plan, bool* progressed) {
-  const PlanBuffers& buffers = *buffers_;
-  auto at = [&](const Region& region) { return buffers[region.buffer] + region.offset * elementSize_; };
   if (!slot.waitingForDevice) {
     bool allDone = true;
     for (PendingTransfer& pending : slot.transfers) {
@@ -193,7 +180,7 @@ Status Executor::pollSlot(Slot& slot, const RankPlan& plan, bool* progressed) {
       *progressed = true;
       pending.transfer.reset();
       if (const Op* op = pending.reduceInto) {
-        HETCCL_TRY(device_.reduceAsync(at(op->dst), at(op->src), pending.staged, op->dst.count,
+        HETCCL_TRY(device_.reduceAsync(address(op->dst), address(op->src), pending.staged, op->dst.count,
                                        type_, op_, stream_));
         slot.deviceWorkEnqueued = true;
       }

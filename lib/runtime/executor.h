@@ -10,10 +10,11 @@
 #include <vector>
 
 #include "algorithms/chunking.h"
-#include "runtime/island_collectives.h"
 #include "algorithms/plan.h"
 #include "base/status.h"
 #include "device/device.h"
+#include "runtime/device_buffer.h"
+#include "runtime/island_collectives.h"
 #include "transport/transport.h"
 
 namespace hetccl {
@@ -49,7 +50,8 @@ class Executor {
   struct Slot;
   Status runPipelined(const RankPlan& plan, const PlanPhase& phase);
   Status runIslandStep(const Step& step);
-  Status ensureStaging(size_t bytes);
+  // Where `region` of the run's buffers starts.
+  char* address(const Region& region) const;
   Status startStep(Slot& slot, const RankPlan& plan);
   Status pollSlot(Slot& slot, const RankPlan& plan, bool* progressed);
 
@@ -57,8 +59,7 @@ class Executor {
   Transport& transport_;
   StreamHandle stream_;
   IslandCollectives* island_ = nullptr;
-  char* staging_ = nullptr;
-  size_t stagingBytes_ = 0;
+  DeviceBuffer staging_;  // where RecvReduce chunks land before they are folded in
   // Per-run context, set by run().
   const PlanBuffers* buffers_ = nullptr;
   ElementType type_ = ElementType::Uint8;

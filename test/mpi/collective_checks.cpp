@@ -1,5 +1,7 @@
 #include "collective_checks.h"
 
+#include "forced_algorithm.h"
+
 namespace hetccl_test {
 namespace {
 
@@ -35,6 +37,7 @@ void checkAllReduce(const CommPair& comm, const CollectiveCase& c) {
   expectSuccess(r, comm.comm, ctx);
   syncStream(c.stream, ctx);
   if (r != hetcclSuccess) return;  // local only: nothing collective follows
+  expectForcedAlgorithmRan(comm, CollectiveKind::AllReduce, ctx);
 
   expectSameBits(t, expected, c.inPlace ? send.download() : recv.download(), ctx);
   if (!c.inPlace) expectUntouchedInput(send, input, t, ctx);
@@ -64,6 +67,7 @@ void checkReduceScatter(const CommPair& comm, const CollectiveCase& c) {
   expectSuccess(r, comm.comm, ctx);
   syncStream(c.stream, ctx);
   if (r != hetcclSuccess) return;
+  expectForcedAlgorithmRan(comm, CollectiveKind::ReduceScatter, ctx);
 
   expectSameBits(t, expected, c.inPlace ? send.download(ownOffset, recvBytes) : recv.download(), ctx);
   if (!c.inPlace) expectUntouchedInput(send, input, t, ctx);
@@ -92,6 +96,7 @@ void checkAllGather(const CommPair& comm, const CollectiveCase& c) {
   expectSuccess(r, comm.comm, ctx);
   syncStream(c.stream, ctx);
   if (r != hetcclSuccess) return;
+  expectForcedAlgorithmRan(comm, CollectiveKind::AllGather, ctx);
 
   expectSameBits(t, expected, recv.download(), ctx);
   if (!c.inPlace) expectUntouchedInput(send, input, t, ctx);
@@ -118,6 +123,7 @@ void checkBroadcast(const CommPair& comm, const CollectiveCase& c) {
   expectSuccess(r, comm.comm, ctx);
   syncStream(c.stream, ctx);
   if (r != hetcclSuccess) return;
+  expectForcedAlgorithmRan(comm, CollectiveKind::Broadcast, ctx);
 
   expectSameBits(t, expected, c.inPlace ? send.download() : recv.download(), ctx);
   if (!c.inPlace) expectUntouchedInput(send, input, t, ctx);
@@ -144,6 +150,7 @@ void checkReduce(const CommPair& comm, const CollectiveCase& c) {
   expectSuccess(r, comm.comm, ctx);
   syncStream(c.stream, ctx);
   if (r != hetcclSuccess) return;
+  expectForcedAlgorithmRan(comm, CollectiveKind::Reduce, ctx);
 
   // recvbuff matters on the root only (NCCL leaves other ranks' recvbuff unspecified).
   if (rank == c.root) expectSameBits(t, expected, c.inPlace ? send.download() : recv.download(), ctx);
@@ -169,6 +176,7 @@ void checkAlltoAll(const CommPair& comm, const CollectiveCase& c) {
   expectSuccess(r, comm.comm, ctx);
   syncStream(c.stream, ctx);
   if (r != hetcclSuccess) return;
+  expectForcedAlgorithmRan(comm, CollectiveKind::AlltoAll, ctx);
 
   expectSameBits(t, expected, c.inPlace ? send.download() : recv.download(), ctx);
   if (!c.inPlace) expectUntouchedInput(send, input, t, ctx);

@@ -1,6 +1,9 @@
 // Communicator life and identity: rank/size against MPI, several communicators at once (one with
 // reversed rank order, sub-communicators of different sizes, single-rank ones), create/destroy
 // cycles, per-communicator configuration, version.
+#include <set>
+#include <string>
+
 #include <gtest/gtest.h>
 
 #include "collective_checks.h"
@@ -13,6 +16,7 @@ class OwnedComm {
  public:
   OwnedComm(MPI_Comm mpi, const hetcclConfig_t* config = nullptr) {
     pair_.mpi = mpi;
+    if (config != nullptr && config->algorithm != nullptr) pair_.configAlgorithm = config->algorithm;
     const hetcclResult_t r = hetcclCommInitMPI(&pair_.comm, mpi, config);
     EXPECT_EQ(r, hetcclSuccess) << "hetcclCommInitMPI: " << hetcclGetLastError(nullptr);
     if (r != hetcclSuccess) pair_.comm = nullptr;
@@ -146,9 +150,12 @@ TEST(Communicator, TwoCommunicatorsOverWorld) {
   }
 }
 
-// Settings from the config (not the environment) are honoured and give the same bits.
+// Settings from the config (not the environment) are honoured and give the same bits.  The
+// config's algorithm overrides HETCCL_ALGO: each check below also EXPECTs that the forced
+// algorithm ran (forced_algorithm.h); "small" has only an all-reduce plan, and with "auto"
+// the tuner picks one of the names hetcclCommGetAlgorithm documents.
 TEST(Communicator, ConfigChunkDepthAndAlgorithm) {
-  for (const char* algorithm : {"auto", "ring"}) {
+  for (const char* algorithm : {"auto", "ring", "small"}) {
     hetcclConfig_t config = HETCCL_CONFIG_INITIALIZER;
     config.chunkBytes = 1024;
     config.pipelineDepth = 2;
@@ -157,6 +164,15 @@ TEST(Communicator, ConfigChunkDepthAndAlgorithm) {
     MPI_Comm_dup(MPI_COMM_WORLD, &dup);
     OwnedComm c(dup, &config);
     checkAllReduce(c.pair(), {&ty(hetcclFloat32), hetcclSum, 4099, false, 0, nullptr});
+    const char* ran = nullptr;
+    EXPECT_EQ(hetcclCommGetAlgorithm(c.pair().comm, &ran), hetcclSuccess);
+    const std::string allReduceRan = ran ? ran : "(null)";
+    if (std::string(algorithm) == "auto") {
+      const std::set<std::string> tunable{"ring", "hier", "torus", "small"};
+      EXPECT_EQ(tunable.count(allReduceRan), 1u) << "config.algorithm=auto ran " << allReduceRan;
+    } else {
+      EXPECT_EQ(allReduceRan, algorithm) << "config.algorithm=" << algorithm;
+    }
     checkReduceScatter(c.pair(), {&ty(hetcclBfloat16), hetcclAvg, 1021, true, 0, nullptr});
     checkAllGather(c.pair(), {&ty(hetcclInt8), hetcclSum, 3001, false, 0, nullptr});
     checkReduce(c.pair(), {&ty(hetcclUint64), hetcclMin, 1021, false, c.pair().size() - 1, nullptr});

@@ -20,8 +20,11 @@ namespace hetccl_test {
 // A hetccl communicator together with the MPI communicator it was made from (the reference
 // runs on the latter).
 struct CommPair {
+  CommPair() = default;
+  CommPair(hetcclComm_t c, MPI_Comm m) : comm(c), mpi(m) {}
   hetcclComm_t comm = nullptr;
   MPI_Comm mpi = MPI_COMM_NULL;
+  std::string configAlgorithm;  // config.algorithm it was made with; empty: none (HETCCL_ALGO holds)
   int rank() const;
   int size() const;
 };
