@@ -40,7 +40,7 @@ std::string shortSpelling(int key) { return std::string("-") + static_cast<char>
 // Why getopt refused `word` (its '?'); `key` is getopt's optopt: the flag's key when the flag
 // is known but was given a value it does not take, else the unknown letter (0 for a long name).
 std::string refusal(const std::string& word, int key, const std::vector<Flag>& flags) {
-  if (word.compare(0, 2, "--") != 0) return "unknown option '" + shortSpelling(key) + "'";
+  if (word.compare(0, 2, "--") != 0) return "unknown argument '" + shortSpelling(key) + "'";
   const std::string spelling = longSpelling(word);
   if (key != 0) return "option '" + spelling + "' takes no value";
   const std::string prefix = spelling.substr(2);
@@ -51,7 +51,7 @@ std::string refusal(const std::string& word, int key, const std::vector<Flag>& f
       candidates += std::string(matches++ ? ", " : "") + "--" + flag.name;
     }
   if (matches > 1) return "ambiguous option '" + spelling + "' (" + candidates + ")";
-  return "unknown option '" + spelling + "'";
+  return "unknown argument '" + spelling + "'";
 }
 
 }  // namespace

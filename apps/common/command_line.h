@@ -34,7 +34,7 @@ struct Argument {
 };
 
 // Parses argv[1..argc-1] against `flags`.  False with *error saying what is wrong and where:
-// "unknown option '--bogus'", "option '-b' needs a value", "option '--help' takes no value",
+// "unknown argument '--bogus'", "option '-b' needs a value", "option '--help' takes no value",
 // "ambiguous option '--m' (--maxbytes, --minbytes)".  A "--" ends the flags: every word after
 // it is an operand.
 bool parseCommandLine(int argc, const char* const* argv, const std::vector<Flag>& flags,

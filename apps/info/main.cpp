@@ -8,12 +8,13 @@
 #include <mpi.h>
 
 #include <cstdio>
-#include <cstring>
 #include <string>
+#include <vector>
 
 #include <hetccl/hetccl.h>
 
 #include "core/communicator.h"
+#include "common/command_line.h"
 #include "info/build_features.h"
 #include "info/info_format.h"
 #include "info/info_report.h"
@@ -24,25 +25,35 @@ constexpr int kExitOk = 0;
 constexpr int kExitFailed = 1;
 constexpr int kExitUsage = 2;
 
-const char* kUsage =
-    "usage: hetccl-info [--json]\n"
-    "  Run under mpirun like the job it describes (same ranks, same HETCCL_* environment).\n"
-    "  --json      print one JSON document instead of text\n"
-    "  -h, --help  this text\n";
+const std::vector<hetccl_apps::Flag>& infoFlags() {
+  static const std::vector<hetccl_apps::Flag> flags{
+      {hetccl_apps::kLongOnlyKey, "json", nullptr, "print one JSON document instead of text"},
+      {'h', "help", nullptr, "this text"},
+  };
+  return flags;
+}
+
+std::string usage() {
+  return "usage: hetccl-info [--json]\n"
+         "  Run under mpirun like the job it describes (same ranks, same HETCCL_* environment).\n" +
+         hetccl_apps::describeFlags(infoFlags());
+}
 
 enum class Output { Text, Json, Help, BadArgument };
 
-Output parseArguments(int argc, char** argv, std::string* bad) {
+// *why says what is wrong with a BadArgument.
+Output parseArguments(int argc, const char* const* argv, std::string* why) {
+  std::vector<hetccl_apps::Argument> arguments;
+  if (!hetccl_apps::parseCommandLine(argc, argv, infoFlags(), &arguments, why))
+    return Output::BadArgument;
   Output output = Output::Text;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--json") == 0) {
-      output = Output::Json;
-    } else if (std::strcmp(argv[i], "-h") == 0 || std::strcmp(argv[i], "--help") == 0) {
-      return Output::Help;
-    } else {
-      *bad = argv[i];
+  for (const hetccl_apps::Argument& argument : arguments) {
+    if (argument.key == 'h') return Output::Help;
+    if (argument.key == hetccl_apps::Argument::kOperand) {
+      *why = "unknown argument '" + argument.value + "'";
       return Output::BadArgument;
     }
+    output = Output::Json;  // --json, the only other flag
   }
   return output;
 }
@@ -72,14 +83,14 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
 
-  std::string bad;
-  const Output output = parseArguments(argc, argv, &bad);
+  std::string why;
+  const Output output = parseArguments(argc, argv, &why);
   int status = kExitOk;
   hetcclComm_t comm = nullptr;
   if (output == Output::Help) {
-    if (rank == 0) std::fputs(kUsage, stdout);
+    if (rank == 0) std::fputs(usage().c_str(), stdout);
   } else if (output == Output::BadArgument) {
-    if (rank == 0) std::fprintf(stderr, "hetccl-info: unknown argument '%s'\n%s", bad.c_str(), kUsage);
+    if (rank == 0) std::fprintf(stderr, "hetccl-info: %s\n%s", why.c_str(), usage().c_str());
     status = kExitUsage;
   } else if (!createCommunicator(rank, nranks, &comm)) {
     status = kExitFailed;

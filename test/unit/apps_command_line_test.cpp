@@ -57,15 +57,15 @@ TEST(AppsCommandLine, EveryFormInOrder) {
 
 TEST(AppsCommandLine, ErrorsSayWhatAndWhere) {
   const std::vector<std::pair<std::vector<const char*>, std::string>> cases{
-      {{"-x"}, "unknown option '-x'"},
-      {{"--bogus"}, "unknown option '--bogus'"},
-      {{"--bogus=1"}, "unknown option '--bogus'"},
+      {{"-x"}, "unknown argument '-x'"},
+      {{"--bogus"}, "unknown argument '--bogus'"},
+      {{"--bogus=1"}, "unknown argument '--bogus'"},
       {{"-b"}, "option '-b' needs a value"},
       {{"--algo"}, "option '--algo' needs a value"},
       {{"--help=1"}, "option '--help' takes no value"},
       {{"--json=yes"}, "option '--json' takes no value"},
       {{"--m", "1"}, "ambiguous option '--m' (--minbytes, --maxbytes)"},
-      {{"-hx"}, "unknown option '-x'"},
+      {{"-hx"}, "unknown argument '-x'"},
   };
   for (const auto& [words, message] : cases) {
     const Parsed p = parse(words);

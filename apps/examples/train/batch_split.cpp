@@ -6,20 +6,13 @@
 #include <map>
 #include <numeric>
 
+#include "common/option_values.h"
+
 namespace hetccl_train {
 
 namespace {
 
-std::vector<std::string> splitOn(const std::string& text, char separator) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  while (true) {
-    const size_t end = text.find(separator, start);
-    parts.push_back(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
-    if (end == std::string::npos) return parts;
-    start = end + 1;
-  }
-}
+using hetccl_apps::splitList;
 
 bool parseWeight(const std::string& text, double* weight) {
   char* end = nullptr;
@@ -43,7 +36,7 @@ std::string joined(const std::vector<std::string>& words) {
 std::string byVendorName(const std::string& spec, const std::vector<std::string>& vendorOfRank,
                          std::vector<double>* weights) {
   std::map<std::string, double> weightOf;
-  for (const std::string& entry : splitOn(spec, ',')) {
+  for (const std::string& entry : splitList(spec)) {
     const size_t eq = entry.find('=');
     double w = 0;
     if (eq == std::string::npos || eq == 0 || !parseWeight(entry.substr(eq + 1), &w))
@@ -63,7 +56,7 @@ std::string byVendorName(const std::string& spec, const std::vector<std::string>
 std::string proportional(const std::string& spec, const std::string& list,
                          const std::vector<std::string>& vendorOfRank, std::vector<double>* weights) {
   std::vector<double> given;
-  for (const std::string& entry : splitOn(list, ',')) {
+  for (const std::string& entry : splitList(list)) {
     double w = 0;
     if (!parseWeight(entry, &w)) return "--split " + spec + ": bad weight '" + entry + "'";
     given.push_back(w);
