@@ -3,23 +3,15 @@
 #include <cmath>
 #include <cstring>
 
+#include "perf/bit_cast.h"
 #include "perf/small_floats.h"
 
 namespace hetccl_perf {
 
 namespace {
 
-uint64_t floatBits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, sizeof u);
-  return u;
-}
-
-uint64_t doubleBits(double d) {
-  uint64_t u;
-  std::memcpy(&u, &d, sizeof u);
-  return u;
-}
+uint64_t floatBits(float f) { return bitCast<uint32_t>(f); }
+uint64_t doubleBits(double d) { return bitCast<uint64_t>(d); }
 
 uint64_t typeMask(DataType type) {
   const size_t bytes = dataTypeSize(type);

@@ -1,23 +1,15 @@
 #include "perf/small_floats.h"
 
 #include <cmath>
-#include <cstring>
+
+#include "perf/bit_cast.h"
 
 namespace hetccl_perf {
 
 namespace {
 
-uint32_t floatBits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, sizeof u);
-  return u;
-}
-
-float bitsFloat(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, sizeof f);
-  return f;
-}
+uint32_t floatBits(float f) { return bitCast<uint32_t>(f); }
+float bitsFloat(uint32_t u) { return bitCast<float>(u); }
 
 // Keeps the bits above `shift`, rounding the dropped ones to nearest, ties to even.  A carry
 // out of the kept mantissa correctly bumps the exponent (and overflows into infinity).

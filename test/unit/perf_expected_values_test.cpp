@@ -7,17 +7,14 @@
 #include <cstring>
 #include <vector>
 
+#include "perf/bit_cast.h"
 #include "perf/expected_values.h"
 #include "perf/small_floats.h"
 
 namespace hetccl_perf {
 namespace {
 
-float floatFromBits(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, sizeof f);
-  return f;
-}
+float floatFromBits(uint32_t u) { return bitCast<float>(u); }
 
 TEST(PerfSmallFloats, HalfRoundsToNearestEven) {
   EXPECT_EQ(floatToHalfBits(1.0f), 0x3C00);
