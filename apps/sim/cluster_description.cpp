@@ -8,6 +8,8 @@
 #include <map>
 #include <sstream>
 
+#include "common/option_values.h"
+
 namespace hetccl_sim {
 
 namespace {
@@ -53,13 +55,9 @@ bool parseLink(const std::string& text, hetccl::LinkCost* link) {
   return true;
 }
 
-bool parseCount(const std::string& text, long* value) {
-  char* end = nullptr;
-  errno = 0;
-  long number = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || errno != 0 || number < 1 || number > kMaxSimulatedRanks) return false;
-  *value = number;
-  return true;
+// A node or rank count: a whole number from 1 to kMaxSimulatedRanks.
+bool parseCount(const std::string& text, long long* value) {
+  return hetccl_apps::parseInteger(text, 1, kMaxSimulatedRanks, value);
 }
 
 // Parses one statement; every failure sets `*why` and returns false.
@@ -137,7 +135,7 @@ class StatementParser {
     }
     for (const char* key : {"nodes", "ranks_per_node", "intra"})
       if (!values.count(key)) return fail("island '" + island.name + "' lacks " + key + "=");
-    long nodes = 0, ranksPerNode = 0;
+    long long nodes = 0, ranksPerNode = 0;
     if (!parseCount(values["nodes"], &nodes)) return fail("bad nodes='" + values["nodes"] + "' (a positive integer)");
     if (!parseCount(values["ranks_per_node"], &ranksPerNode))
       return fail("bad ranks_per_node='" + values["ranks_per_node"] + "' (a positive integer)");
