@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "core/communicator.h"
+#include "core/communicator_description.h"
 #include "base/log.h"
 
 namespace hetccl_info {
@@ -43,42 +43,35 @@ RankInfo describeRank(const JobTopology& topology, int rank) {
   return r;
 }
 
-// `transport` is the name the communicator gave the transport it built for the class
-// ("mpi-direct", "mpi-staged", "+paced(...)" under emulated links), so the tool reports what
-// was built rather than re-deriving it.
-LinkClassInfo describeLinkClass(const char* name, bool present, const std::string& transport,
-                                const LinkCost& cost) {
+// The transport is the name the communicator gave what it built for the class ("mpi-direct",
+// "mpi-staged", "+paced(...)" under emulated links), so the tool reports what was built
+// rather than re-deriving it.
+LinkClassInfo describeLinkClass(const hetccl::LinkClassDescription& description) {
   LinkClassInfo link;
-  link.name = name;
-  link.present = present;
-  link.transport = present ? transport : "";
-  link.latencyUs = cost.alpha * 1e6;
-  link.bandwidthGBps = cost.beta > 0 ? 1.0 / cost.beta / 1e9 : 0.0;
+  link.name = description.name;
+  link.present = description.present;
+  link.transport = description.present ? description.transport : "";
+  link.latencyUs = description.cost.alpha * 1e6;
+  link.bandwidthGBps = description.cost.beta > 0 ? 1.0 / description.cost.beta / 1e9 : 0.0;
   return link;
 }
 
-const char* logLevelName(hetccl::LogLevel level) {
-  switch (level) {
-    case hetccl::LogLevel::None: return "NONE";
-    case hetccl::LogLevel::Warn: return "WARN";
-    case hetccl::LogLevel::Info: return "INFO";
-    case hetccl::LogLevel::Trace: return "TRACE";
-  }
-  return "?";
-}
-
-EffectiveSettings describeSettings(const hetcclComm& comm) {
+// Every HETCCL_* variable from the settings table, with what the communicator runs with and
+// where it came from; then the summary the sections above use.
+EffectiveSettings describeSettings(const hetccl::CommunicatorDescription& comm) {
   EffectiveSettings s;
+  for (const hetccl::EffectiveSetting& setting : hetccl::effectiveSettings(comm.settings))
+    s.variables.push_back({setting.name, setting.value, hetccl::settingSourceName(setting.source)});
   s.chunkBytes = comm.settings.chunkBytes;
   s.chunkTuned = !comm.settings.chunkBytesSet;
   s.pipelineDepth = comm.settings.pipelineDepth;
   s.algorithm = comm.settings.algorithm;
-  const std::string kind = hetccl::deviceKindName(comm.device->kind());
-  const std::string description = comm.device->description();
+  const std::string& kind = comm.deviceKind;
+  const std::string& description = comm.deviceDescription;
   // Descriptions usually start with the kind ("host (2 hardware threads)"); say it once.
   s.device = description.rfind(kind, 0) == 0 ? description : kind + ": " + description;
-  s.islandScope = comm.topology.scope;
-  s.debugLevel = logLevelName(hetccl::logLevel());
+  s.islandScope = hetccl::choiceName(hetccl::SettingId::IslandScope, comm.topology.scope);
+  s.debugLevel = hetccl::choiceName(hetccl::SettingId::Debug, hetccl::logLevel());
   s.maxMessageBytes = comm.settings.maxMessageBytes;
   s.staging = comm.settings.staging;
   s.stagingSlots = comm.settings.stagingSlots;
@@ -89,7 +82,7 @@ EffectiveSettings describeSettings(const hetcclComm& comm) {
 
 }  // namespace
 
-InfoReport collectInfo(const hetcclComm& comm, const BuildFeatures& build) {
+InfoReport collectInfo(const hetccl::CommunicatorDescription& comm, const BuildFeatures& build) {
   const JobTopology& topology = comm.topology;
   const hetccl::TopologyView& view = topology.view;
   InfoReport report;
@@ -104,16 +97,9 @@ InfoReport collectInfo(const hetcclComm& comm, const BuildFeatures& build) {
   report.gridRows = view.islandCount();
   report.gridColumns = view.islandCount() > 0 ? view.islandSize(0) : 0;
 
-  bool intraPresent = false;
-  for (int island = 0; island < view.islandCount(); ++island)
-    intraPresent |= view.islandSize(island) > 1;
-  const hetccl::CostParameters& costs = comm.links.costs;
-  const bool interPresent = view.islandCount() > 1;
-  report.links.push_back(
-      describeLinkClass("intra-island", intraPresent, comm.transportName[0], costs.intraIsland));
-  report.links.push_back(
-      describeLinkClass("inter-island", interPresent, comm.transportName[1], costs.interIsland));
-  report.linkSource = comm.links.source;
+  const hetccl::CostParameters& costs = comm.costs;
+  for (const hetccl::LinkClassDescription& link : comm.links) report.links.push_back(describeLinkClass(link));
+  report.linkSource = comm.linkSource;
   report.reduceGBps = costs.gamma > 0 ? 1.0 / costs.gamma / 1e9 : 0.0;
   report.copyGBps = costs.copyBeta > 0 ? 1.0 / costs.copyBeta / 1e9 : 0.0;
   report.stepOverheadUs = costs.stepOverhead * 1e6;

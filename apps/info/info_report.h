@@ -9,7 +9,9 @@
 
 #include "info/build_features.h"
 
-struct hetcclComm;
+namespace hetccl {
+struct CommunicatorDescription;
+}
 
 namespace hetccl_info {
 
@@ -79,6 +81,6 @@ struct InfoReport {
   EffectiveSettings settings;
 };
 
-InfoReport collectInfo(const hetcclComm& comm, const BuildFeatures& build);
+InfoReport collectInfo(const hetccl::CommunicatorDescription& comm, const BuildFeatures& build);
 
 }  // namespace hetccl_info

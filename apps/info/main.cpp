@@ -13,7 +13,7 @@
 
 #include <hetccl/hetccl.h>
 
-#include "core/communicator.h"
+#include "core/communicator_description.h"
 #include "common/command_line.h"
 #include "info/build_features.h"
 #include "info/info_format.h"
@@ -97,9 +97,12 @@ int main(int argc, char** argv) {
   } else {
     // Every rank's description is already in each communicator's topology: rank 0 alone
     // reports, with no further communication.
-    if (rank == 0) {
+    hetccl::CommunicatorDescription description;
+    if (rank == 0 && !hetccl::describeCommunicator(comm, &description).isOk()) {
+      status = kExitFailed;
+    } else if (rank == 0) {
       const hetccl_info::InfoReport report =
-          hetccl_info::collectInfo(*comm, hetccl_info::detectBuildFeatures());
+          hetccl_info::collectInfo(description, hetccl_info::detectBuildFeatures());
       const std::string text =
           output == Output::Json ? hetccl_info::formatJson(report) : hetccl_info::formatText(report);
       std::fputs(text.c_str(), stdout);

@@ -58,8 +58,8 @@ hetcclResult_t hetcclCommGetAsyncError(hetcclComm_t comm, hetcclResult_t* asyncE
     return report(nullptr, hetccl::checkCommunicator(comm));
   if (!asyncError) return report(comm, HETCCL_STATUS(Code::InvalidArgument, "asyncError is NULL"));
   // The vendor library's own, for operations it took whole and finished after returning.
-  if (comm->poisoned.isOk() && comm->islandLibrary) {
-    hetccl::Status vendor = comm->islandLibrary->asyncError();
+  if (comm->poisoned.isOk() && comm->connection.islandLibrary) {
+    hetccl::Status vendor = comm->connection.islandLibrary->asyncError();
     if (!vendor.isOk()) comm->poisoned = vendor;
   }
   *asyncError = static_cast<hetcclResult_t>(comm->poisoned.code());

@@ -9,8 +9,6 @@
 #include "algorithms/algorithm.h"
 #include "base/log.h"
 #include "core/process_device.h"
-#include "transport/shaped_transport.h"
-#include "transport/staged_transport.h"
 
 namespace hetccl {
 
@@ -28,7 +26,7 @@ std::unordered_set<const hetcclComm*>& registry() {
 // (so they cannot share the collectives' sequence); collectives cycle through the rest.
 int pointToPointTagBase() { return 1; }
 int collectiveTagBase(const hetcclComm& comm, uint32_t sequence) {
-  int blocks = std::max(1, comm.transport->maxTag() / kMaxPipelineDepth - 1);
+  int blocks = std::max(1, comm.connection.transport->maxTag() / kMaxPipelineDepth - 1);
   return 1 + kMaxPipelineDepth * (1 + static_cast<int>(sequence % static_cast<uint32_t>(blocks)));
 }
 
@@ -56,50 +54,6 @@ bool isInPlace(const CollectiveCall& call, int rank, size_t elementBytes) {
   }
 }
 
-// Topology, link parameters, tuner and transport: everything that depends on who the other
-// ranks are.  Collective over the communicator.
-Status connect(hetcclComm& comm) {
-  RankDescriptor mine;
-  HETCCL_TRY(describeThisRank(deviceKindName(comm.device->kind()), comm.device->description(), &mine));
-  HETCCL_TRY(discoverTopology(comm.mpiComm, mine, &comm.topology));
-  HETCCL_TRY(IslandLibrary::connect(comm, &comm.islandLibrary));
-  if (const char* links = std::getenv("HETCCL_EMULATE_LINKS"); links && *links)
-    HETCCL_TRY(parseEmulatedLinks(links, &comm.emulatedLinks));
-  HETCCL_TRY(chooseLinkParameters(comm.mpiComm, comm.topology, comm.emulatedLinks, &comm.links));
-  comm.tuner = Tuner(comm.topology.view, comm.links.costs, tunerSettings(comm.settings));
-  HETCCL_TRY(comm.tuner.validate());
-  std::unique_ptr<Transport> transport = std::make_unique<MpiTransport>(comm.mpiComm, comm.settings.maxMessageBytes);
-  // Device pointers go straight to MPI when it can read them (the GPUDirect RDMA path);
-  // otherwise through pinned host bounce buffers.
-  bool gpuAware = comm.settings.gpuAwareMpi >= 0 ? comm.settings.gpuAwareMpi == 1
-                                                 : comm.topology.ranks[comm.rank].gpuAwareMpi != 0;
-  bool hostMemory = comm.device->kind() == DeviceKind::Host;
-  bool stage = comm.settings.staging == "force" || (comm.settings.staging == "auto" && !hostMemory && !gpuAware);
-  std::string base = stage ? "mpi-staged" : (hostMemory ? "mpi-direct" : "mpi-direct(gpu-aware)");
-  if (stage) {
-    auto staged = std::make_unique<StagedTransport>(std::move(transport), *comm.device, comm.settings.chunkBytes,
-                                                    comm.settings.stagingSlots);
-    HETCCL_TRY(staged->initialize());
-    transport = std::move(staged);
-  }
-  comm.transportName[0] = comm.transportName[1] = base;
-  if (comm.emulatedLinks.any()) {
-    if (comm.emulatedLinks.intraIsland.set) comm.transportName[0] += "+paced(" + describeLinkSpeed(comm.emulatedLinks.intraIsland) + ")";
-    if (comm.emulatedLinks.interIsland.set) comm.transportName[1] += "+paced(" + describeLinkSpeed(comm.emulatedLinks.interIsland) + ")";
-    std::vector<int> classOfPeer;
-    for (int peer = 0; peer < comm.nranks; ++peer)
-      classOfPeer.push_back(comm.topology.view.islandOf[peer] == comm.topology.view.islandOf[comm.rank] ? 0 : 1);
-    auto pacing = [](const LinkSpeed& speed) {
-      return LinkPacing{speed.set, speed.bytesPerSecond, speed.latencySeconds};
-    };
-    transport = std::make_unique<ShapedTransport>(
-        std::move(transport), classOfPeer,
-        std::vector<LinkPacing>{pacing(comm.emulatedLinks.intraIsland), pacing(comm.emulatedLinks.interIsland)});
-  }
-  comm.transport = std::move(transport);
-  return Status::ok();
-}
-
 }  // namespace
 
 Status createCommunicator(MPI_Comm userComm, const hetcclConfig_t* config, hetcclComm** out) {
@@ -124,26 +78,27 @@ Status createCommunicator(MPI_Comm userComm, const hetcclConfig_t* config, hetcc
   comm->id = agreed;
   lastId = agreed;
 
-  Status status = connect(*comm);
+  Status status = connect(comm->mpiComm, settings, *device, &comm->connection);
+  Connection& c = comm->connection;
   if (status.isOk()) status = device->createStream(&comm->stream);
   if (!status.isOk()) {
-    if (comm->islandLibrary) comm->islandLibrary->close(true);
-    comm->islandLibrary.reset();
-    comm->transport.reset();
+    if (c.islandLibrary) c.islandLibrary->close(true);
+    c.islandLibrary.reset();
+    c.transport.reset();
     MPI_Comm_free(&comm->mpiComm);
     return status;
   }
-  comm->executor = std::make_unique<Executor>(*device, *comm->transport, comm->stream);
-  comm->executor->setIslandCollectives(comm->islandLibrary.get());
+  comm->executor = std::make_unique<Executor>(*device, *c.transport, comm->stream);
+  comm->executor->setIslandCollectives(c.islandLibrary.get());
   HETCCL_INFO("comm %p rank %d nranks %d: device %s, vendor %s, island %d of %d (%s), algorithm %s, "
               "chunk %zu B%s, pipeline depth %d, link parameters from %s, transport intra %s inter %s, "
               "island library %s",
               static_cast<void*>(comm.get()), comm->rank, comm->nranks, device->description().c_str(),
-              comm->topology.ranks[comm->rank].vendor, comm->topology.view.islandOf[comm->rank],
-              comm->topology.view.islandCount(), comm->topology.view.describe().c_str(), settings.algorithm.c_str(),
+              c.topology.ranks[comm->rank].vendor, c.topology.view.islandOf[comm->rank],
+              c.topology.view.islandCount(), c.topology.view.describe().c_str(), settings.algorithm.c_str(),
               settings.chunkBytes, settings.chunkBytesSet ? "" : " (tuned)", settings.pipelineDepth,
-              comm->links.source.c_str(), comm->transportName[0].c_str(), comm->transportName[1].c_str(),
-              comm->islandLibrary ? comm->islandLibrary->describe().c_str() : "none");
+              c.links.source.c_str(), c.transportName[kIntraIsland].c_str(), c.transportName[kInterIsland].c_str(),
+              c.islandLibrary ? c.islandLibrary->describe().c_str() : "none");
   {
     std::lock_guard<std::mutex> guard(registryLock);
     registry().insert(comm.get());
@@ -158,10 +113,11 @@ void destroyCommunicator(hetcclComm* comm, bool abort) {
     registry().erase(comm);
   }
   if (!abort) (void)comm->device->synchronizeStream(comm->stream);
-  if (comm->islandLibrary) comm->islandLibrary->close(abort);
-  comm->islandLibrary.reset();
+  Connection& c = comm->connection;
+  if (c.islandLibrary) c.islandLibrary->close(abort);
+  c.islandLibrary.reset();
   comm->executor.reset();
-  comm->transport.reset();
+  c.transport.reset();
   if (comm->scratch) (void)comm->device->release(comm->scratch);
   if (comm->stream) (void)comm->device->destroyStream(comm->stream);
   if (comm->mpiComm != MPI_COMM_NULL) MPI_Comm_free(&comm->mpiComm);
@@ -176,7 +132,7 @@ bool isLiveCommunicator(const hetcclComm* comm) {
 // Whether a communicator that is one island with a vendor library hands its calls to it:
 // unless the user forced one of hetccl's own algorithms.
 bool takesNativePath(const hetcclComm& comm) {
-  return comm.islandLibrary && comm.topology.view.islandCount() == 1 &&
+  return comm.connection.islandLibrary && comm.connection.topology.view.islandCount() == 1 &&
          (comm.settings.algorithm == "auto" || comm.settings.algorithm == "native");
 }
 
@@ -192,11 +148,12 @@ bool hasIslandSteps(const RankPlan& plan) {
 Status runCollective(hetcclComm& comm, const CollectiveCall& call) {
   const size_t elementBytes = elementSize(call.type);
   const bool inPlace = isInPlace(call, comm.rank, elementBytes);
-  if (takesNativePath(comm) && comm.islandLibrary->takesWhole(call, inPlace)) {
-    comm.lastAlgorithm = "native:" + comm.islandLibrary->shortName();
+  IslandLibrary* island = comm.connection.islandLibrary.get();
+  if (takesNativePath(comm) && island->takesWhole(call, inPlace)) {
+    comm.lastAlgorithm = "native:" + island->shortName();
     HETCCL_TRACE("%s count %zu %s %s root %d: native, by %s", collectiveName(call.collective), call.count,
-                 elementTypeName(call.type), reduceOpName(call.op), call.root, comm.islandLibrary->describe().c_str());
-    return comm.islandLibrary->runWhole(call);
+                 elementTypeName(call.type), reduceOpName(call.op), call.root, island->describe().c_str());
+    return island->runWhole(call);
   }
   HETCCL_TRY(comm.device->synchronizeStream(call.stream));
   PlanRequest request;
@@ -206,12 +163,12 @@ Status runCollective(hetcclComm& comm, const CollectiveCall& call) {
   request.root = call.root;
   request.inPlace = inPlace;
   request.average = call.op == ReduceOp::Avg;
-  request.topology = &comm.topology.view;
+  request.topology = &comm.connection.topology.view;
   request.vendorIslandSteps = vendorReducesAsHetccl(call.type, call.op);
-  TuningChoice choice = comm.tuner.choose(request, elementBytes);
+  TuningChoice choice = comm.connection.tuner.choose(request, elementBytes);
   RankPlan plan = buildPlan(choice.algorithm, request, comm.rank);
   comm.lastAlgorithm = plan.algorithm;
-  if (hasIslandSteps(plan)) comm.lastAlgorithm += "+" + comm.islandLibrary->shortName();
+  if (hasIslandSteps(plan)) comm.lastAlgorithm += "+" + island->shortName();
   HETCCL_TRACE("%s count %zu %s %s root %d: %s, chunk %zu, predicted %.1f us: %s", collectiveName(call.collective),
                call.count, elementTypeName(call.type), reduceOpName(call.op), call.root, algorithmName(choice.algorithm),
                choice.chunkBytes, choice.predictedSeconds * 1e6, describePlan(plan).c_str());
@@ -226,8 +183,9 @@ Status runCollective(hetcclComm& comm, const CollectiveCall& call) {
 
 Status runPointToPoint(hetcclComm& comm, const std::vector<PointToPointCall>& calls) {
   if (takesNativePath(comm)) {
-    comm.lastAlgorithm = "native:" + comm.islandLibrary->shortName();
-    return comm.islandLibrary->runPointToPoint(calls);
+    IslandLibrary& island = *comm.connection.islandLibrary;
+    comm.lastAlgorithm = "native:" + island.shortName();
+    return island.runPointToPoint(calls);
   }
   std::vector<PointToPoint> operations;
   PlanBuffers buffers(kFirstUserBuffer, nullptr);

@@ -10,16 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "runtime/executor.h"
 #include "algorithms/p2p_plan.h"
-#include "core/island_library.h"
-#include "core/link_parameters.h"
-#include "core/settings.h"
 #include "base/status.h"
-#include "core/topology.h"
-#include "algorithms/tuner.h"
+#include "core/connection.h"
+#include "core/settings.h"
 #include "device/device.h"
-#include "transport/mpi_transport.h"
+#include "runtime/executor.h"
 
 namespace hetccl {
 
@@ -55,19 +51,13 @@ struct hetcclComm {
   hetccl::Settings settings;
   hetccl::Device* device = nullptr;
   hetccl::StreamHandle stream = nullptr;  // hetccl's own stream on the device
-  hetccl::JobTopology topology;
-  hetccl::EmulatedLinks emulatedLinks;
-  hetccl::LinkParameters links;
-  hetccl::Tuner tuner;
-  std::string lastAlgorithm = "none";
-  std::string transportName[2];  // per link class (intra-island, inter-island), for tools and logs
-  std::unique_ptr<hetccl::Transport> transport;
-  // This rank's island communicator of its vendor library (NCCL, RCCL), or null.
-  std::unique_ptr<hetccl::IslandLibrary> islandLibrary;
+  // Topology, islands, link costs, tuner, transports, island library: built at creation.
+  hetccl::Connection connection;
   std::unique_ptr<hetccl::Executor> executor;
   void* scratch = nullptr;
   size_t scratchBytes = 0;
   uint32_t collectiveSequence = 0;
+  std::string lastAlgorithm = "none";
   std::string lastError;
   // Set by a failure that leaves the communicator unusable (NCCL's async error).
   hetccl::Status poisoned;

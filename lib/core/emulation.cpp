@@ -80,8 +80,8 @@ Status parseEmulatedLinks(const std::string& text, EmulatedLinks* links) {
   *links = EmulatedLinks{};
   for (const std::string& entry : split(text, ',')) {
     std::vector<std::string> fields = split(entry, ':');
-    LinkSpeed speed;
-    speed.set = true;
+    LinkPacing speed;
+    speed.paced = true;
     if (fields.size() != 3 || !parseBandwidth(fields[1], &speed.bytesPerSecond) ||
         !parseDuration(fields[2], &speed.latencySeconds))
       return HETCCL_STATUS(Code::InvalidArgument,
@@ -94,12 +94,6 @@ Status parseEmulatedLinks(const std::string& text, EmulatedLinks* links) {
                            text.c_str(), fields[0].c_str());
   }
   return Status::ok();
-}
-
-std::string describeLinkSpeed(const LinkSpeed& speed) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.3g GB/s, %.3g us", speed.bytesPerSecond / 1e9, speed.latencySeconds * 1e6);
-  return text;
 }
 
 }  // namespace hetccl

@@ -12,25 +12,19 @@
 #include <vector>
 
 #include "base/status.h"
+#include "transport/link_pacing.h"
 
 namespace hetccl {
 
 // Expands "a:2,b,c:3" into {a, a, b, c, c, c}; it must produce exactly `nranks` names.
 Status expandRankList(const std::string& text, int nranks, const char* variable, std::vector<std::string>* names);
 
-struct LinkSpeed {
-  bool set = false;
-  double bytesPerSecond = 0;
-  double latencySeconds = 0;
-};
-
 struct EmulatedLinks {
-  LinkSpeed intraIsland, interIsland;
-  bool any() const { return intraIsland.set || interIsland.set; }
+  LinkPacing intraIsland, interIsland;
+  bool any() const { return intraIsland.paced || interIsland.paced; }
 };
 
 // Parses "intra:8GB/s:2us,inter:1GB/s:20us" (units: B/s KB/s MB/s GB/s, Gb/s Mb/s; s ms us ns).
 Status parseEmulatedLinks(const std::string& text, EmulatedLinks* links);
-std::string describeLinkSpeed(const LinkSpeed& speed);
 
 }  // namespace hetccl

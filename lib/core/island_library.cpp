@@ -1,16 +1,19 @@
 #include "core/island_library.h"
 
-#include "core/communicator.h"
 #include "base/log.h"
+#include "core/communicator.h"
+#include "core/settings.h"
+#include "core/topology.h"
 
 namespace hetccl {
 
 namespace {
 
 // What this rank can open, or why it opens nothing (*worthWarning: a library was expected).
-std::unique_ptr<VendorLibrary> openForThisRank(const hetcclComm& comm, std::string* why, bool* worthWarning) {
+std::unique_ptr<VendorLibrary> openForThisRank(const Settings& settings, const Device& device, std::string* why,
+                                               bool* worthWarning) {
   *worthWarning = false;
-  const std::string& setting = comm.settings.islandLibrary;
+  const std::string& setting = settings.islandLibrary;
   if (insideVendorLibraryCall()) {
     *why = "the communicator is being made by a vendor library call (hetccl's NCCL drop-in standing in for it)";
     return nullptr;
@@ -19,9 +22,9 @@ std::unique_ptr<VendorLibrary> openForThisRank(const hetcclComm& comm, std::stri
     *why = "HETCCL_ISLAND_LIBRARY=off";
     return nullptr;
   }
-  const char* name = setting == "auto" ? comm.device->vendorLibraryName() : setting.c_str();
+  const char* name = setting == "auto" ? device.vendorLibraryName() : setting.c_str();
   if (!name) {
-    *why = std::string("the ") + deviceKindName(comm.device->kind()) + " device has no vendor library";
+    *why = std::string("the ") + deviceKindName(device.kind()) + " device has no vendor library";
     return nullptr;
   }
   std::unique_ptr<VendorLibrary> library;
@@ -63,20 +66,20 @@ void IslandLibrary::close(bool abort) {
   vendorComm_ = nullptr;
 }
 
-Status IslandLibrary::connect(hetcclComm& comm, std::unique_ptr<IslandLibrary>* out) {
-  out->reset();
-  TopologyView& view = comm.topology.view;
-  const int island = view.islandOf[comm.rank];
-  const std::string& islandName = comm.topology.islandNames[island];
+Status IslandLibrary::connect(const IslandLibraryParticipants& who, const Settings& settings,
+                              IslandLibraryDecision* decision) {
+  const TopologyView& view = who.topology->view;
+  const int island = view.islandOf[who.rank];
+  const std::string& islandName = who.topology->islandNames[island];
   std::string why;
   bool worthWarning = false;
-  std::unique_ptr<VendorLibrary> library = openForThisRank(comm, &why, &worthWarning);
+  std::unique_ptr<VendorLibrary> library = openForThisRank(settings, *who.device, &why, &worthWarning);
 
   // An island uses its library only if every member opened it and joined its communicator:
   // the members' plans must agree.  Failures fall back to hetccl's own island algorithms (a
   // vendor refusing, e.g. NCCL with two ranks on one GPU, is no reason to fail the job).
   MPI_Comm islandComm = MPI_COMM_NULL;
-  if (MPI_Comm_split(comm.mpiComm, island, comm.rank, &islandComm) != MPI_SUCCESS)
+  if (MPI_Comm_split(who.comm, island, who.rank, &islandComm) != MPI_SUCCESS)
     return HETCCL_STATUS(Code::SystemError, "MPI_Comm_split into islands failed");
   int usable = library ? 1 : 0, islandUsable = 0;
   MPI_Allreduce(&usable, &islandUsable, 1, MPI_INT, MPI_MIN, islandComm);
@@ -91,7 +94,7 @@ Status IslandLibrary::connect(hetcclComm& comm, std::unique_ptr<IslandLibrary>* 
     else
       HETCCL_INFO("island %s: no vendor library (%s)", islandName.c_str(), why.c_str());
   } else {
-    Status status = createVendorCommunicator(comm, islandComm, std::move(library), &created);
+    Status status = createVendorCommunicator(*who.device, islandComm, std::move(library), &created);
     int joined = status.isOk() ? 1 : 0;
     MPI_Allreduce(MPI_IN_PLACE, &joined, 1, MPI_INT, MPI_MIN, islandComm);
     if (!joined) {
@@ -108,15 +111,15 @@ Status IslandLibrary::connect(hetcclComm& comm, std::unique_ptr<IslandLibrary>* 
   }
   MPI_Comm_free(&islandComm);
   // Every rank's plans depend on every island's cut: all learn which islands use a library.
-  std::vector<int> usableByRank(comm.nranks);
-  MPI_Allgather(&islandUsable, 1, MPI_INT, usableByRank.data(), 1, MPI_INT, comm.mpiComm);
-  view.islandLibrary.assign(view.islandCount(), false);
-  for (int i = 0; i < view.islandCount(); ++i) view.islandLibrary[i] = usableByRank[view.members[i][0]] != 0;
-  *out = std::move(created);
+  std::vector<int> usableByRank(who.nranks);
+  MPI_Allgather(&islandUsable, 1, MPI_INT, usableByRank.data(), 1, MPI_INT, who.comm);
+  decision->islandHasLibrary.assign(view.islandCount(), false);
+  for (int i = 0; i < view.islandCount(); ++i) decision->islandHasLibrary[i] = usableByRank[view.members[i][0]] != 0;
+  decision->library = std::move(created);
   return Status::ok();
 }
 
-Status IslandLibrary::createVendorCommunicator(hetcclComm& comm, MPI_Comm islandComm,
+Status IslandLibrary::createVendorCommunicator(Device& device, MPI_Comm islandComm,
                                                std::unique_ptr<VendorLibrary> library,
                                                std::unique_ptr<IslandLibrary>* created) {
   int islandRank = 0, islandSize = 1;
@@ -126,10 +129,10 @@ Status IslandLibrary::createVendorCommunicator(hetcclComm& comm, MPI_Comm island
   Status status = islandRank == 0 ? library->uniqueId(&id) : Status::ok();
   // Everything that can fail alone happens before the vendor's initialisation, which waits
   // for every member: a member that failed would leave the others waiting there forever.
-  if (status.isOk()) status = comm.device->activate();
+  if (status.isOk()) status = device.activate();
   HETCCL_TRY(agree(islandComm, status, "preparing the island's vendor communicator"));
   MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, islandComm);
-  created->reset(new IslandLibrary(std::move(library), *comm.device, islandRank, islandSize));
+  created->reset(new IslandLibrary(std::move(library), device, islandRank, islandSize));
   return (*created)->library_->initRank(&(*created)->vendorComm_, islandSize, id, islandRank);
 }
 

@@ -22,19 +22,35 @@
 #include "base/status.h"
 #include "device/vendor/vendor_library.h"
 
-struct hetcclComm;
-
 namespace hetccl {
 
 struct CollectiveCall;
 struct PointToPointCall;
+struct JobTopology;
+struct Settings;
+class IslandLibrary;
+
+// Who takes part in deciding the islands' libraries.
+struct IslandLibraryParticipants {
+  MPI_Comm comm = MPI_COMM_NULL;  // the communicator's private MPI communicator
+  int rank = 0;
+  int nranks = 1;
+  const JobTopology* topology = nullptr;
+  Device* device = nullptr;
+};
+
+// What the islands decided together.
+struct IslandLibraryDecision {
+  std::unique_ptr<IslandLibrary> library;  // this rank's island communicator, or null
+  std::vector<bool> islandHasLibrary;      // per island: its collective steps go to its library
+};
 
 class IslandLibrary : public IslandCollectives {
  public:
-  // Collective over the communicator, after topology discovery.  Sets
-  // comm.topology.view.islandLibrary for every island; *library stays null when this rank's
-  // island runs without one.
-  static Status connect(hetcclComm& comm, std::unique_ptr<IslandLibrary>* library);
+  // Collective over the communicator, after topology discovery.  decision->library stays null
+  // when this rank's island runs without one.
+  static Status connect(const IslandLibraryParticipants& who, const Settings& settings,
+                        IslandLibraryDecision* decision);
   ~IslandLibrary() override;
 
   // Frees the vendor communicator (NCCL's abort when `abort`).
@@ -58,7 +74,7 @@ class IslandLibrary : public IslandCollectives {
   IslandLibrary(std::unique_ptr<VendorLibrary> library, Device& device, int islandRank, int islandSize);
   // The unique id made on the island's first member, broadcast over `islandComm`, then the
   // vendor's initialisation.  Collective over the island.
-  static Status createVendorCommunicator(hetcclComm& comm, MPI_Comm islandComm, std::unique_ptr<VendorLibrary> library,
+  static Status createVendorCommunicator(Device& device, MPI_Comm islandComm, std::unique_ptr<VendorLibrary> library,
                                          std::unique_ptr<IslandLibrary>* created);
 
   std::unique_ptr<VendorLibrary> library_;

@@ -61,8 +61,8 @@ Status chooseLinkParameters(MPI_Comm comm, const JobTopology& topology, const Em
   p.source = "defaults";
   const char* probeSetting = std::getenv("HETCCL_LINK_PROBE");
   if (emulated.any()) {
-    auto apply = [](const LinkSpeed& speed, LinkCost* cost) {
-      if (speed.set) *cost = LinkCost{speed.latencySeconds, 1.0 / speed.bytesPerSecond};
+    auto apply = [](const LinkPacing& speed, LinkCost* cost) {
+      if (speed.paced) *cost = LinkCost{speed.latencySeconds, 1.0 / speed.bytesPerSecond};
     };
     apply(emulated.intraIsland, &p.costs.intraIsland);
     apply(emulated.interIsland, &p.costs.interIsland);

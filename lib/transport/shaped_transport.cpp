@@ -1,9 +1,16 @@
 #include "transport/shaped_transport.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <ctime>
 
 namespace hetccl {
+
+std::string describeLinkPacing(const LinkPacing& pacing) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.3g GB/s, %.3g us", pacing.bytesPerSecond / 1e9, pacing.latencySeconds * 1e6);
+  return text;
+}
 
 double monotonicSeconds() {
   timespec now{};

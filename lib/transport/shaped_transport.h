@@ -11,15 +11,10 @@
 #include <memory>
 #include <vector>
 
+#include "transport/link_pacing.h"
 #include "transport/transport.h"
 
 namespace hetccl {
-
-struct LinkPacing {
-  bool paced = false;
-  double bytesPerSecond = 0;
-  double latencySeconds = 0;
-};
 
 class ShapedTransport : public Transport {
  public:

@@ -1,0 +1,84 @@
+#include "core/connection.h"
+
+#include <cstdlib>
+
+#include "core/emulation.h"
+#include "transport/mpi_transport.h"
+#include "transport/transport_stack.h"
+
+namespace hetccl {
+
+namespace {
+
+// Device pointers go straight to MPI when it can read them (the GPUDirect RDMA path);
+// otherwise through pinned host bounce buffers.  Host memory never needs them, except when
+// the tests force staging to exercise the path.
+bool stagesTransfers(const Settings& settings, bool hostMemory, bool gpuAware) {
+  if (settings.staging == "force") return true;
+  return settings.staging == "auto" && !hostMemory && !gpuAware;
+}
+
+Status buildTransport(MPI_Comm comm, const Settings& settings, Device& device, const EmulatedLinks& emulated,
+                      Connection* connection) {
+  const JobTopology& topology = connection->topology;
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  TransportStackOptions options;
+  options.wireName = "mpi";
+  options.wireReadsDeviceMemory =
+      settings.gpuAwareMpi >= 0 ? settings.gpuAwareMpi == 1 : topology.ranks[rank].gpuAwareMpi != 0;
+  options.hostMemory = device.kind() == DeviceKind::Host;
+  options.stage = stagesTransfers(settings, options.hostMemory, options.wireReadsDeviceMemory);
+  options.stagingSlotBytes = settings.chunkBytes;
+  options.stagingSlots = settings.stagingSlots;
+  options.pacing.assign(kLinkClassCount, LinkPacing{});
+  options.pacing[kIntraIsland] = emulated.intraIsland;
+  options.pacing[kInterIsland] = emulated.interIsland;
+  for (int peer = 0; peer < topology.view.nranks; ++peer)
+    options.linkClassOfPeer.push_back(topology.view.islandOf[peer] == topology.view.islandOf[rank] ? kIntraIsland
+                                                                                                  : kInterIsland);
+  TransportStack stack;
+  HETCCL_TRY(buildTransportStack(std::make_unique<MpiTransport>(comm, settings.maxMessageBytes), device, options,
+                                 &stack));
+  connection->transport = std::move(stack.transport);
+  connection->transportName = std::move(stack.nameOfClass);
+  return Status::ok();
+}
+
+}  // namespace
+
+Status connect(MPI_Comm comm, const Settings& settings, Device& device, Connection* connection) {
+  Connection c;
+  RankDescriptor mine;
+  HETCCL_TRY(describeThisRank(deviceKindName(device.kind()), device.description(), &mine));
+  HETCCL_TRY(discoverTopology(comm, mine, &c.topology));
+
+  IslandLibraryParticipants who;
+  who.comm = comm;
+  MPI_Comm_rank(comm, &who.rank);
+  MPI_Comm_size(comm, &who.nranks);
+  who.topology = &c.topology;
+  who.device = &device;
+  IslandLibraryDecision decision;
+  HETCCL_TRY(IslandLibrary::connect(who, settings, &decision));
+  c.topology.view.islandLibrary = decision.islandHasLibrary;
+  c.islandLibrary = std::move(decision.library);
+
+  // From here on a failure must close the island's vendor communicator (the destructor would
+  // wait for peers that may have failed too).
+  auto closeOnFailure = [&](Status status) {
+    if (!status.isOk() && c.islandLibrary) c.islandLibrary->close(true);
+    return status;
+  };
+  EmulatedLinks emulated;
+  if (const char* links = std::getenv("HETCCL_EMULATE_LINKS"); links && *links)
+    HETCCL_TRY(closeOnFailure(parseEmulatedLinks(links, &emulated)));
+  HETCCL_TRY(closeOnFailure(chooseLinkParameters(comm, c.topology, emulated, &c.links)));
+  c.tuner = Tuner(c.topology.view, c.links.costs, tunerSettings(settings));
+  HETCCL_TRY(closeOnFailure(c.tuner.validate()));
+  HETCCL_TRY(closeOnFailure(buildTransport(comm, settings, device, emulated, &c)));
+  *connection = std::move(c);
+  return Status::ok();
+}
+
+}  // namespace hetccl

@@ -1,0 +1,43 @@
+#include "transport/transport_stack.h"
+
+#include <algorithm>
+
+#include "transport/shaped_transport.h"
+#include "transport/staged_transport.h"
+
+namespace hetccl {
+
+namespace {
+
+std::string wireDescription(const TransportStackOptions& options) {
+  if (options.stage) return options.wireName + "-staged";
+  if (options.hostMemory) return options.wireName + "-direct";
+  return options.wireName + "-direct(gpu-aware)";
+}
+
+}  // namespace
+
+Status buildTransportStack(std::unique_ptr<Transport> wire, Device& device, const TransportStackOptions& options,
+                           TransportStack* stack) {
+  std::unique_ptr<Transport> transport = std::move(wire);
+  if (options.stage) {
+    auto staged = std::make_unique<StagedTransport>(std::move(transport), device, options.stagingSlotBytes,
+                                                    options.stagingSlots);
+    HETCCL_TRY(staged->initialize());
+    transport = std::move(staged);
+  }
+  const size_t classes = std::max<size_t>(1, options.pacing.size());
+  std::vector<std::string> names(classes, wireDescription(options));
+  const bool anyPaced = std::any_of(options.pacing.begin(), options.pacing.end(),
+                                    [](const LinkPacing& pacing) { return pacing.paced; });
+  if (anyPaced) {
+    for (size_t c = 0; c < options.pacing.size(); ++c)
+      if (options.pacing[c].paced) names[c] += "+paced(" + describeLinkPacing(options.pacing[c]) + ")";
+    transport = std::make_unique<ShapedTransport>(std::move(transport), options.linkClassOfPeer, options.pacing);
+  }
+  stack->transport = std::move(transport);
+  stack->nameOfClass = std::move(names);
+  return Status::ok();
+}
+
+}  // namespace hetccl
