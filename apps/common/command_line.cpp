@@ -117,7 +117,7 @@ std::string describeFlags(const std::vector<Flag>& flags) {
   std::string text;
   for (size_t i = 0; i < flags.size(); ++i) {
     std::string line = lefts[i];
-    const std::string help = flags[i].help != nullptr ? flags[i].help : "";
+    const std::string& help = flags[i].help;
     size_t start = 0;
     while (true) {
       const size_t end = help.find('\n', start);

@@ -22,7 +22,7 @@ struct Flag {
   int key;                // the short letter ('b' for -b), or kLongOnlyKey + n
   const char* name;       // the long name ("minbytes" for --minbytes); nullptr: short form only
   const char* valueName;  // the value's name in the usage ("SIZE"); nullptr: takes no value
-  const char* help;       // usage text; "\n" continues it on the next line, aligned
+  std::string help;       // usage text; "\n" continues it on the next line, aligned
 };
 
 // One item of the command line, in the order given.

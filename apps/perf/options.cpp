@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <climits>
-#include <limits>
 
 #include "common/byte_size_option.h"
 #include "common/command_line.h"
 #include "common/option_values.h"
+#include "common/size_sweep.h"
 
 namespace hetccl_perf {
 
@@ -19,25 +19,27 @@ using hetccl_apps::Flag;
 enum LongOnlyKey : int { kBaseline = hetccl_apps::kLongOnlyKey, kAlgo };
 
 const std::vector<Flag>& perfFlags() {
-  static const std::vector<Flag> flags{
-      {'b', "minbytes", "SIZE", "smallest size in bytes, K/M/G suffixes (default 8)"},
-      {'e', "maxbytes", "SIZE", "largest size in bytes (default 32M)"},
-      {'f', "stepfactor", "N", "multiply the size by N each step (default 2)"},
-      {'i', "stepbytes", "SIZE", "add SIZE each step instead of multiplying"},
-      {'n', "iters", "N", "timed iterations (default 20)"},
-      {'w', "warmup_iters", "N", "warm-up iterations (default 5)"},
-      {'c', "check", "0|1", "check results bit-exactly (default 1)"},
-      {'d', "datatype", "TYPE",
-       "int8 uint8 int32 uint32 int64 uint64 half float double\nbfloat16, or all (default float)"},
-      {'o', "op", "OP", "sum prod max min avg, or all (default sum)"},
-      {'r', "root", "N", "root of broadcast and reduce (default 0)"},
-      {'J', "json", "FILE", "also write the results as JSON to FILE"},
-      {kBaseline, "baseline", "mpi", "time the matching MPI collective side by side"},
-      {kAlgo, "algo", "LIST",
-       "algorithms to time, comma-separated: auto ring hier torus\nsmall native; one communicator "
-       "each, rows side by side\n(default: the library's choice, HETCCL_ALGO or auto)"},
-      {'h', "help", nullptr, "this text"},
-  };
+  static const std::vector<Flag> flags = [] {
+    std::vector<Flag> all = hetccl_apps::sizeSweepFlags("8", "32M", "2");
+    const std::vector<Flag> own{
+        {'i', "stepbytes", "SIZE", "add SIZE each step instead of multiplying"},
+        {'n', "iters", "N", "timed iterations (default 20)"},
+        {'w', "warmup_iters", "N", "warm-up iterations (default 5)"},
+        {'c', "check", "0|1", "check results bit-exactly (default 1)"},
+        {'d', "datatype", "TYPE",
+         "int8 uint8 int32 uint32 int64 uint64 half float double\nbfloat16, or all (default float)"},
+        {'o', "op", "OP", "sum prod max min avg, or all (default sum)"},
+        {'r', "root", "N", "root of broadcast and reduce (default 0)"},
+        {'J', "json", "FILE", "also write the results as JSON to FILE"},
+        {kBaseline, "baseline", "mpi", "time the matching MPI collective side by side"},
+        {kAlgo, "algo", "LIST",
+         "algorithms to time, comma-separated: auto ring hier torus\nsmall native; one communicator "
+         "each, rows side by side\n(default: the library's choice, HETCCL_ALGO or auto)"},
+        {'h', "help", nullptr, "this text"},
+    };
+    all.insert(all.end(), own.begin(), own.end());
+    return all;
+  }();
   return flags;
 }
 
@@ -154,21 +156,7 @@ ParseResult parseOptions(int argc, const char* const* argv) {
 }
 
 std::vector<size_t> sizeSweep(const PerfOptions& o) {
-  std::vector<size_t> sizes;
-  size_t size = o.minBytes;
-  const size_t kMax = std::numeric_limits<size_t>::max();
-  while (size <= o.maxBytes) {
-    sizes.push_back(size);
-    // Stop before the next step would wrap around instead of looping forever.
-    if (o.stepBytes > 0) {
-      if (size > kMax - o.stepBytes) break;
-      size += o.stepBytes;
-    } else {
-      if (size > kMax / o.stepFactor) break;
-      size *= o.stepFactor;
-    }
-  }
-  return sizes;
+  return hetccl_apps::sweepSizes(o.minBytes, o.maxBytes, o.stepFactor, o.stepBytes);
 }
 
 std::string usageText(const std::string& program) {

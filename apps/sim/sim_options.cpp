@@ -3,6 +3,7 @@
 #include "common/byte_size_option.h"
 #include "common/command_line.h"
 #include "common/option_values.h"
+#include "common/size_sweep.h"
 #include "perf/perf_types.h"
 
 namespace hetccl_sim {
@@ -28,18 +29,20 @@ using hetccl_apps::Argument;
 enum LongOnlyKey : int { kChunk = hetccl_apps::kLongOnlyKey, kDepth, kJson };
 
 const std::vector<hetccl_apps::Flag>& simFlags() {
-  static const std::vector<hetccl_apps::Flag> flags{
-      {'b', "minbytes", "MIN", "smallest size in bytes, K/M/G suffixes (default 1K)"},
-      {'e', "maxbytes", "MAX", "largest size in bytes (default 1G)"},
-      {'f', "stepfactor", "FACTOR", "multiply the size by FACTOR each step (default 4)"},
-      {'c', "collective", "COLLECTIVE",
-       "allreduce (default), allgather, reducescatter, broadcast, reduce,\nalltoall"},
-      {'t', "datatype", "TYPE", "element type, as hetccl-perf's -d (default float)"},
-      {kChunk, "chunk", "BYTES", "fix the chunk size (default: the tuner chooses)"},
-      {kDepth, "depth", "D", "pipeline depth (default: the library's, 4)"},
-      {kJson, "json", nullptr, "JSON instead of the table"},
-      {'h', "help", nullptr, "this text"},
-  };
+  static const std::vector<hetccl_apps::Flag> flags = [] {
+    std::vector<hetccl_apps::Flag> all = hetccl_apps::sizeSweepFlags("1K", "1G", "4");
+    const std::vector<hetccl_apps::Flag> own{
+        {'c', "collective", "COLLECTIVE",
+         "allreduce (default), allgather, reducescatter, broadcast, reduce,\nalltoall"},
+        {'t', "datatype", "TYPE", "element type, as hetccl-perf's -d (default float)"},
+        {kChunk, "chunk", "BYTES", "fix the chunk size (default: the tuner chooses)"},
+        {kDepth, "depth", "D", "pipeline depth (default: the library's, 4)"},
+        {kJson, "json", nullptr, "JSON instead of the table"},
+        {'h', "help", nullptr, "this text"},
+    };
+    all.insert(all.end(), own.begin(), own.end());
+    return all;
+  }();
   return flags;
 }
 
@@ -108,12 +111,7 @@ std::string simUsage(const std::string& program) {
 }
 
 std::vector<size_t> sizeSweep(const SimOptions& options) {
-  std::vector<size_t> sizes;
-  for (size_t size = options.minBytes; size <= options.maxBytes; size *= options.stepFactor) {
-    sizes.push_back(size);
-    if (size > options.maxBytes / options.stepFactor) break;  // the next one would pass max (or overflow)
-  }
-  return sizes;
+  return hetccl_apps::sweepSizes(options.minBytes, options.maxBytes, options.stepFactor);
 }
 
 }  // namespace hetccl_sim

@@ -9,6 +9,7 @@
 #include "common/byte_size_option.h"
 #include "common/command_line.h"
 #include "common/option_values.h"
+#include "common/size_sweep.h"
 
 namespace hetccl_apps {
 namespace {
@@ -92,6 +93,19 @@ TEST(AppsCommandLine, UsageLinesAreAligned) {
             "      --algo LIST      algorithms\n"
             "      --json           JSON\n"
             "  -h, --help           this text\n");
+}
+
+// hetccl-perf and hetccl-sim sweep sizes alike: -b, -e, -f with each tool's defaults.
+TEST(AppsSizeSweep, FlagsAndSizes) {
+  EXPECT_EQ(describeFlags(sizeSweepFlags("1K", "1G", "4")),
+            "  -b, --minbytes SIZE  smallest size in bytes, K/M/G suffixes (default 1K)\n"
+            "  -e, --maxbytes SIZE  largest size in bytes (default 1G)\n"
+            "  -f, --stepfactor N   multiply the size by N each step (default 4)\n");
+  EXPECT_EQ(sweepSizes(1, 64, 4), (std::vector<size_t>{1, 4, 16, 64}));
+  EXPECT_EQ(sweepSizes(10, 35, 2, 10), (std::vector<size_t>{10, 20, 30}));  // by increment
+  EXPECT_EQ(sweepSizes(8, 4, 2), (std::vector<size_t>{}));
+  const size_t top = ~size_t{0};
+  EXPECT_EQ(sweepSizes(top - 1, top, 2, 1), (std::vector<size_t>{top - 1, top}));  // no wrap
 }
 
 TEST(AppsOptionValues, IntegersWithinTheirRange) {
