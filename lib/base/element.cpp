@@ -1,4 +1,3 @@
-#include "device/device.h"
 #include "base/element.h"
 
 namespace hetccl {
@@ -26,15 +25,6 @@ const char* reduceOpName(ReduceOp op) {
     case ReduceOp::Max: return "max";
     case ReduceOp::Min: return "min";
     case ReduceOp::Avg: return "avg";
-  }
-  return "unknown";
-}
-
-const char* deviceKindName(DeviceKind kind) {
-  switch (kind) {
-    case DeviceKind::Host: return "host";
-    case DeviceKind::Cuda: return "cuda";
-    case DeviceKind::Hip: return "hip";
   }
   return "unknown";
 }

@@ -1,0 +1,66 @@
+"""Fails when a file in lib/ includes a folder above its own layer.
+
+  check_layering.py SOURCE_DIR
+
+The layers (docs/ARCHITECTURE.md), each allowed to include only itself and what is listed:
+  base        nothing else of the project (not even the public header)
+  algorithms  base; and no MPI, no threads: plans are pure data
+  device      base
+  transport   base, device
+  runtime     base, algorithms, device, transport
+  core        everything below, and the public header
+  nccl        the public header and core (the NCCL drop-in sits on top)
+"""
+import os
+import re
+import sys
+
+ALLOWED = {
+    "base": {"base"},
+    "algorithms": {"base", "algorithms"},
+    "device": {"base", "device"},
+    "transport": {"base", "device", "transport"},
+    "runtime": {"base", "algorithms", "device", "transport", "runtime"},
+    "core": {"base", "algorithms", "device", "transport", "runtime", "core", "hetccl"},
+    "nccl": {"base", "core", "nccl", "hetccl"},
+}
+# System headers a layer must not use, whatever it includes of the project.
+FORBIDDEN_SYSTEM = {
+    "algorithms": {"mpi.h", "thread", "mutex", "condition_variable", "atomic", "hwloc.h"},
+    "base": {"mpi.h"},
+    "device": {"mpi.h"},
+}
+PROJECT = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+SYSTEM = re.compile(r"^\s*#\s*include\s+<([^>]+)>")
+SOURCES = (".c", ".cc", ".cpp", ".cu", ".h", ".hpp", ".hip")
+
+
+def main():
+    lib = os.path.join(sys.argv[1], "lib")
+    offenders = []
+    for layer, allowed in ALLOWED.items():
+        for directory, _, files in os.walk(os.path.join(lib, layer)):
+            for name in files:
+                if not name.endswith(SOURCES):
+                    continue
+                path = os.path.join(directory, name)
+                relative = os.path.relpath(path, lib)
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    for number, line in enumerate(f, 1):
+                        project = PROJECT.match(line)
+                        if project and "/" in project.group(1):
+                            target = project.group(1).split("/")[0]
+                            if target not in allowed:
+                                offenders.append(f"lib/{relative}:{number}: {layer} includes {project.group(1)}")
+                        system = SYSTEM.match(line)
+                        if system and system.group(1) in FORBIDDEN_SYSTEM.get(layer, ()):
+                            offenders.append(f"lib/{relative}:{number}: {layer} includes <{system.group(1)}>")
+    if offenders:
+        print("includes that point up the layers (see docs/ARCHITECTURE.md):")
+        print("\n".join(offenders))
+        sys.exit(1)
+    print("every include in lib/ points down the layers")
+
+
+if __name__ == "__main__":
+    main()
