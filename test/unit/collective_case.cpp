@@ -18,6 +18,7 @@ std::string CollectiveCase::describe() const {
   for (int id : islandIds) text << " " << id;
   text << "; library";
   for (bool library : islandLibrary) text << " " << library;
+  if (!vendorIslandSteps) text << ", unused for this reduction";
   text << ") count " << shape.count << " root " << shape.root << (inPlace ? " in-place " : " out-of-place ")
        << reduceOpName(shape.op) << " " << elementTypeName(type) << " chunk " << chunkElements << " depth "
        << pipelineDepth << " over " << links.describe();
@@ -48,6 +49,7 @@ Status runCollectiveOnRank(const CollectiveCase& c, const TopologyView& topology
   request.inPlace = c.inPlace;
   request.average = shape.op == ReduceOp::Avg;
   request.topology = &topology;
+  request.vendorIslandSteps = c.vendorIslandSteps;
   const RankPlan plan = buildPlan(c.algorithm, request, rank);
 
   // The API's layouts: in place, input and output are views of one allocation (the output's

@@ -65,7 +65,7 @@ std::vector<std::vector<bool>> delegationsFor(int islands) {
 // the suite runs the same cases (a failure prints all of them).
 class Variation {
  public:
-  template <class T> const T& pick(const std::vector<T>& choices) { return choices[next_() % choices.size()]; }
+  template <class T> T pick(const std::vector<T>& choices) { return choices[next_() % choices.size()]; }
 
  private:
   std::mt19937 next_{20261201};
@@ -81,9 +81,6 @@ void expectRuns(const CollectiveCase& c) {
 // island delegation.
 TEST(ExecutorLoopback, EveryPlanOnOneToEightRanksMatchesTheDirectComputation) {
   Variation vary;
-  int stackCount = 0;
-  const LinkStack* stacks = allLinkStacks(&stackCount);
-  const std::vector<LinkStack> linkStacks(stacks, stacks + stackCount);
   int cases = 0;
   for (int p = 1; p <= 8; ++p)
     for (const std::vector<int>& ids : layoutsFor(p)) {
@@ -97,18 +94,19 @@ TEST(ExecutorLoopback, EveryPlanOnOneToEightRanksMatchesTheDirectComputation) {
             for (bool inPlace : {false, true}) {
               CollectiveCase c;
               c.algorithm = algorithm;
-              c.shape = {collective, vary.pick<size_t>({0, 1, 2, 5, 13, 37, 64}), p, root, ReduceOp::Sum};
+              c.shape = {collective, vary.pick<size_t>({0, 1, 2, 5, 13, 37, 64, 97, 150}), p, root, ReduceOp::Sum};
               if (reduces(collective))
                 c.shape.op = vary.pick<ReduceOp>({ReduceOp::Sum, ReduceOp::Avg, ReduceOp::Max, ReduceOp::Min});
               c.islandIds = ids;
               c.islandLibrary = algorithm == Algorithm::Hierarchical || algorithm == Algorithm::Torus
                                     ? vary.pick(delegationsFor(topology.islandCount()))
                                     : std::vector<bool>{};
+              c.vendorIslandSteps = vary.pick<bool>({true, true, false});
               c.inPlace = inPlace;
               c.type = vary.pick<ElementType>({ElementType::Int32, ElementType::Float32});
               c.chunkElements = vary.pick<size_t>({1, 2, 3, 5, 16, size_t{1} << 20});
               c.pipelineDepth = vary.pick<int>({1, 2, 3, 4, 8, 9});
-              c.links = vary.pick(linkStacks);
+              c.links = vary.pick(allLinkStacks());
               expectRuns(c);
               if (HasFatalFailure()) return;
               ++cases;
@@ -140,11 +138,10 @@ TEST(ExecutorLoopback, TinyChunksInDeepPipelines) {
       {Algorithm::Ring, Collective::Reduce, {0, 0, 0, 0}, {}},
       {Algorithm::Ring, Collective::AlltoAll, {0, 0, 0}, {}},
   };
-  int stackCount = 0;
-  const LinkStack* stacks = allLinkStacks(&stackCount);
+  const std::vector<LinkStack>& stacks = allLinkStacks();
   int cases = 0;
   for (const Plan& plan : plans)
-    for (int s = 0; s < stackCount; ++s)
+    for (const LinkStack& links : stacks)
       for (auto [chunk, depth] : {std::pair<size_t, int>{1, 9}, {3, kMaxPipelineDepth}}) {
         CollectiveCase c;
         c.algorithm = plan.algorithm;
@@ -157,7 +154,7 @@ TEST(ExecutorLoopback, TinyChunksInDeepPipelines) {
         c.type = cases % 3 == 0 ? ElementType::Float32 : ElementType::Int32;
         c.chunkElements = chunk;
         c.pipelineDepth = depth;
-        c.links = stacks[s];
+        c.links = links;
         expectRuns(c);
         if (HasFatalFailure()) return;
         ++cases;
@@ -166,41 +163,46 @@ TEST(ExecutorLoopback, TinyChunksInDeepPipelines) {
 }
 
 // One job running collectives back to back, as a communicator does: the executor's staging
-// space, the staged transport's slot pool and the tags are reused from call to call.
+// space, the staged transport's slot pool and the tags are reused from call to call.  Run
+// with a device per rank and with one device for all, as communicators of one process share.
 TEST(ExecutorLoopback, CollectivesBackToBackOnTheSameRanks) {
   const std::vector<int> ids{0, 0, 1, 1, 1};
-  int stackCount = 0;
-  const LinkStack* stacks = allLinkStacks(&stackCount);
-  for (int s = 0; s < stackCount; ++s) {
-    std::vector<CollectiveCase> sequence;
-    for (Collective collective : kCollectives)
-      for (Algorithm algorithm : {Algorithm::Ring, Algorithm::Hierarchical, Algorithm::Small}) {
-        CollectiveCase c;
-        c.algorithm = algorithm;
-        c.shape = {collective, 23 + sequence.size(), 5, rooted(collective) ? 3 : 0,
-                   reduces(collective) ? ReduceOp::Avg : ReduceOp::Sum};
-        c.islandIds = ids;
-        c.islandLibrary = {true, sequence.size() % 2 == 0};
-        c.inPlace = sequence.size() % 3 == 0;
-        c.chunkElements = 1 + sequence.size() % 4;
-        c.pipelineDepth = 1 + static_cast<int>(sequence.size() % 5);
-        c.links = stacks[s];
-        if (algorithmApplies(algorithm, collective, c.topology(), nullptr)) sequence.push_back(c);
-      }
-    ThreadJob job;
-    job.nranks = static_cast<int>(ids.size());
-    job.links = stacks[s];
-    job.topology = sequence.front().topology();
-    const TopologyView topology = job.topology;
-    Status status = runOnThreadRanks(job, [&](RankContext& context) {
-      for (size_t i = 0; i < sequence.size(); ++i) {
-        Status one = runCollectiveOnRank(sequence[i], topology, static_cast<int>(i % 4) * kMaxPipelineDepth, context);
-        if (!one.isOk()) return Status(one.code(), sequence[i].describe() + "\n" + one.message());
-      }
-      return Status::ok();
-    });
-    ASSERT_TRUE(status.isOk()) << stacks[s].describe() << "\n" << status.message();
-  }
+  const std::vector<LinkStack>& stacks = allLinkStacks();
+  for (bool shareOneDevice : {false, true})
+    for (const LinkStack& links : stacks) {
+      std::vector<CollectiveCase> sequence;
+      for (Collective collective : kCollectives)
+        for (Algorithm algorithm : {Algorithm::Ring, Algorithm::Hierarchical, Algorithm::Small}) {
+          CollectiveCase c;
+          c.algorithm = algorithm;
+          c.shape = {collective, 23 + sequence.size(), 5, rooted(collective) ? 3 : 0,
+                     reduces(collective) ? ReduceOp::Avg : ReduceOp::Sum};
+          c.islandIds = ids;
+          c.islandLibrary = {true, sequence.size() % 2 == 0};
+          c.inPlace = sequence.size() % 3 == 0;
+          c.chunkElements = 1 + sequence.size() % 4;
+          c.pipelineDepth = 1 + static_cast<int>(sequence.size() % 5);
+          c.links = links;
+          if (algorithmApplies(algorithm, collective, c.topology(), nullptr)) sequence.push_back(c);
+        }
+      ThreadJob job;
+      job.nranks = static_cast<int>(ids.size());
+      job.links = links;
+      job.topology = TopologyView::fromIslandIds(ids);
+      job.topology.islandLibrary = {true, true};  // island collectives for whichever case asks
+      job.shareOneDevice = shareOneDevice;
+      Status status = runOnThreadRanks(job, [&](RankContext& context) {
+        for (size_t i = 0; i < sequence.size(); ++i) {
+          const TopologyView topology = sequence[i].topology();
+          const int tagBase = static_cast<int>(i % 4) * kMaxPipelineDepth;
+          Status one = runCollectiveOnRank(sequence[i], topology, tagBase, context);
+          if (!one.isOk()) return Status(one.code(), sequence[i].describe() + "\n" + one.message());
+        }
+        return Status::ok();
+      });
+      ASSERT_TRUE(status.isOk()) << links.describe() << (shareOneDevice ? ", one device" : "") << "\n"
+                                 << status.message();
+    }
 }
 
 // ---- Point-to-point plans (the group calls) -----------------------------------------------
@@ -281,19 +283,18 @@ Status swapInPlace(RankContext& context, size_t chunkBytes, int depth) {
 }
 
 TEST(ExecutorLoopback, PointToPointGroups) {
-  int stackCount = 0;
-  const LinkStack* stacks = allLinkStacks(&stackCount);
+  const std::vector<LinkStack>& stacks = allLinkStacks();
   for (int p = 1; p <= 6; ++p)
-    for (int s = 0; s < stackCount; ++s)
+    for (const LinkStack& links : stacks)
       for (auto [chunk, depth] : {std::pair<size_t, int>{size_t{1} << 20, 4}, {4, 3}, {1, 8}}) {
         ThreadJob job;
         job.nranks = p;
-        job.links = stacks[s];
+        job.links = links;
         Status status = runOnThreadRanks(job, [&, chunk = chunk, depth = depth](RankContext& context) {
           HETCCL_TRY(exchangeAllPairs(context, chunk, depth));
           return swapInPlace(context, chunk, depth);
         });
-        ASSERT_TRUE(status.isOk()) << p << " ranks over " << stacks[s].describe() << ", chunk " << chunk << " depth "
+        ASSERT_TRUE(status.isOk()) << p << " ranks over " << links.describe() << ", chunk " << chunk << " depth "
                                    << depth << "\n" << status.message();
       }
 }

@@ -144,12 +144,11 @@ TEST(LoopbackTransport, RejectsPeersAndTagsOutOfRange) {
 // decorators keep posting order (the staged one across its pieces, the shaped one across its
 // header messages), and the payload arrives intact.
 TEST(LoopbackTransport, StacksKeepOrderBetweenThreads) {
-  int stackCount = 0;
-  const LinkStack* stacks = allLinkStacks(&stackCount);
-  for (int s = 0; s < stackCount; ++s) {
+  const std::vector<LinkStack>& stacks = allLinkStacks();
+  for (const LinkStack& links : stacks) {
     ThreadJob job;
     job.nranks = 3;
-    job.links = stacks[s];
+    job.links = links;
     job.links.stagingSlotBytes = 8;
     Status status = runOnThreadRanks(job, [](RankContext& context) {
       // Every rank sends message k (k bytes long, 0 included) to every other rank, then
@@ -187,7 +186,7 @@ TEST(LoopbackTransport, StacksKeepOrderBetweenThreads) {
                                  id / messages, i);
       return Status::ok();
     });
-    ASSERT_TRUE(status.isOk()) << stacks[s].describe() << "\n" << status.message();
+    ASSERT_TRUE(status.isOk()) << job.links.describe() << "\n" << status.message();
   }
 }
 

@@ -20,14 +20,14 @@ std::string LinkStack::describe() const {
   return text;
 }
 
-const LinkStack* allLinkStacks(int* count) {
-  static const LinkStack stacks[] = {
-      [] { return LinkStack{}; }(),
-      [] { LinkStack s; s.staged = true; return s; }(),
-      [] { LinkStack s; s.shaped = true; return s; }(),
-      [] { LinkStack s; s.staged = s.shaped = true; return s; }(),
-  };
-  *count = static_cast<int>(sizeof stacks / sizeof stacks[0]);
+const std::vector<LinkStack>& allLinkStacks() {
+  static const std::vector<LinkStack> stacks = [] {
+    std::vector<LinkStack> all(4);
+    all[1].staged = true;
+    all[2].shaped = true;
+    all[3].staged = all[3].shaped = true;
+    return all;
+  }();
   return stacks;
 }
 
@@ -49,8 +49,11 @@ namespace {
 // What the rank threads share with each other and with the thread that waits for them.
 class JobState {
  public:
-  JobState(int nranks, const TopologyView& topology)
-      : fabric(std::make_shared<LoopbackFabric>(nranks)), islands(topology.islandCount()), running_(nranks, true) {
+  JobState(int nranks, const TopologyView& topology, bool shareOneDevice)
+      : fabric(std::make_shared<LoopbackFabric>(nranks)),
+        sharedDevice(shareOneDevice ? makeHostDevice() : nullptr),
+        islands(topology.islandCount()),
+        running_(nranks, true) {
     for (int i = 0; i < topology.islandCount(); ++i)
       if (topology.hasIslandLibrary(i)) islands[i] = std::make_shared<ThreadIsland>(topology.islandSize(i));
   }
@@ -92,6 +95,7 @@ class JobState {
   }
 
   const std::shared_ptr<LoopbackFabric> fabric;
+  const std::unique_ptr<Device> sharedDevice;  // null: every rank makes its own
   std::vector<std::shared_ptr<ThreadIsland>> islands;  // per island; null without a library
 
  private:
@@ -127,29 +131,39 @@ Status buildTransport(const ThreadJob& job, const TopologyView& topology, JobSta
   return Status::ok();
 }
 
-// One rank's life.  Declaration order is destruction order reversed: the executor and the
-// transports release their device memory before the device goes.
-Status runRank(const ThreadJob& job, const TopologyView& topology, JobState& state, int rank,
-               const std::function<Status(RankContext&)>& body) {
-  std::unique_ptr<Device> device = makeHostDevice();
-  StreamHandle stream = nullptr;
-  HETCCL_TRY(device->createStream(&stream));
+// A rank's transports, executor and island collectives, around one call of `body`.
+// Declaration order is destruction order reversed: the executor and the transports release
+// their device memory and streams before the caller destroys the rank's stream.
+Status runBody(const ThreadJob& job, const TopologyView& topology, JobState& state, int rank, Device& device,
+               StreamHandle stream, const std::function<Status(RankContext&)>& body) {
   std::unique_ptr<Transport> transport;
-  HETCCL_TRY(buildTransport(job, topology, state, rank, *device, &transport));
-  Executor executor(*device, *transport, stream);
+  HETCCL_TRY(buildTransport(job, topology, state, rank, device, &transport));
+  Executor executor(device, *transport, stream);
   const int island = topology.islandOf[rank];
   std::unique_ptr<ThreadIslandCollectives> islandCollectives;
   if (state.islands[island]) {
     islandCollectives = std::make_unique<ThreadIslandCollectives>(state.islands[island],
-                                                                  topology.indexInIsland[rank], *device);
+                                                                  topology.indexInIsland[rank], device);
     executor.setIslandCollectives(islandCollectives.get());
   }
-  RankContext context{rank, job.nranks, *device, stream, *transport, executor};
+  RankContext context{rank, job.nranks, device, stream, *transport, executor};
   Status status = body(context);
   // A body that failed midway may have left work on the stream: it ends before the memory
   // it touches does.
-  Status drained = device->synchronizeStream(stream);
+  Status drained = device.synchronizeStream(stream);
   return status.isOk() ? drained : status;
+}
+
+Status runRank(const ThreadJob& job, const TopologyView& topology, JobState& state, int rank,
+               const std::function<Status(RankContext&)>& body) {
+  std::unique_ptr<Device> own;
+  if (!state.sharedDevice) own = makeHostDevice();
+  Device& device = own ? *own : *state.sharedDevice;
+  StreamHandle stream = nullptr;
+  HETCCL_TRY(device.createStream(&stream));
+  Status status = runBody(job, topology, state, rank, device, stream, body);
+  Status destroyed = device.destroyStream(stream);
+  return status.isOk() ? destroyed : status;
 }
 
 }  // namespace
@@ -159,7 +173,7 @@ Status runOnThreadRanks(const ThreadJob& job, const std::function<Status(RankCon
   const TopologyView topology = job.topology.islandOf.empty() ? TopologyView::singleIsland(job.nranks) : job.topology;
   if (topology.nranks != job.nranks)
     return HETCCL_STATUS(Code::InvalidArgument, "the topology has %d ranks, the job %d", topology.nranks, job.nranks);
-  JobState state(job.nranks, topology);
+  JobState state(job.nranks, topology, job.shareOneDevice);
   std::vector<std::thread> threads;
   for (int rank = 0; rank < job.nranks; ++rank)
     threads.emplace_back([&, rank] { state.finish(rank, runRank(job, topology, state, rank, body)); });

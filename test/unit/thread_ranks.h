@@ -1,7 +1,8 @@
 // Runs a function on N threads of this process, one per rank, each with what a rank of a real
-// job has: its own host device and stream, a transport stack (the loopback fabric, with the
-// staged and the link-shaping decorators on top when asked), an executor and, on an island
-// that "has a vendor library", island collectives among the island's threads.  So the
+// job has: its own host device (or one shared by all) and stream, a transport stack (the
+// loopback fabric, with the staged and the link-shaping decorators on top when asked), an
+// executor and, on an island that "has a vendor library", island collectives among the
+// island's threads.  So the
 // executor and the transports are tested without mpirun, and under ThreadSanitizer.
 //
 // A rank that fails aborts the fabric and the islands, so that ranks waiting for it fail too
@@ -37,7 +38,7 @@ struct LinkStack {
 };
 
 // The four stacks worth testing: the loopback alone, each decorator alone, both.
-const LinkStack* allLinkStacks(int* count);
+const std::vector<LinkStack>& allLinkStacks();
 
 struct RankContext {
   int rank = 0;
@@ -70,6 +71,10 @@ struct ThreadJob {
   // Islands: the link classes of the shaped decorator; islands whose `islandLibrary` is set
   // get island collectives.  No islandOf: one island of every rank, without a library.
   TopologyView topology;
+  // One host device for every rank (each still with its own stream), as the communicators of
+  // one process share the process's device: its allocation tables and streams are then used
+  // from several threads at once.
+  bool shareOneDevice = false;
   std::chrono::milliseconds timeLimit{60000};
 };
 
