@@ -87,6 +87,10 @@ void writeSettings(JsonWriter& j, const EffectiveSettings& s) {
   j.key("staging_slots").value(s.stagingSlots);
   j.key("gpu_aware_mpi").value(s.gpuAwareMpiOverride);
   j.key("max_message_bytes").value(s.maxMessageBytes);
+  j.key("variables").beginObject();
+  for (const SettingInfo& v : s.variables)
+    j.key(v.name).beginObject().key("value").value(v.value).key("source").value(v.source).endObject();
+  j.endObject();
   j.endObject();
 }
 

@@ -65,7 +65,7 @@ EffectiveSettings describeSettings(const hetccl::CommunicatorDescription& comm) 
   s.chunkBytes = comm.settings.chunkBytes;
   s.chunkTuned = !comm.settings.chunkBytesSet;
   s.pipelineDepth = comm.settings.pipelineDepth;
-  s.algorithm = comm.settings.algorithm;
+  s.algorithm = hetccl::algorithmSettingName(comm.settings);
   const std::string& kind = comm.deviceKind;
   const std::string& description = comm.deviceDescription;
   // Descriptions usually start with the kind ("host (2 hardware threads)"); say it once.
@@ -73,10 +73,12 @@ EffectiveSettings describeSettings(const hetccl::CommunicatorDescription& comm) 
   s.islandScope = hetccl::choiceName(hetccl::SettingId::IslandScope, comm.topology.scope);
   s.debugLevel = hetccl::choiceName(hetccl::SettingId::Debug, hetccl::logLevel());
   s.maxMessageBytes = comm.settings.maxMessageBytes;
-  s.staging = comm.settings.staging;
+  s.staging = hetccl::choiceName(hetccl::SettingId::Staging, comm.settings.staging);
   s.stagingSlots = comm.settings.stagingSlots;
-  s.gpuAwareMpiOverride = comm.settings.gpuAwareMpi < 0 ? "detect"
-                          : comm.settings.gpuAwareMpi == 1 ? "yes" : "no";
+  using hetccl::GpuAwareMpiOverride;
+  s.gpuAwareMpiOverride = comm.settings.gpuAwareMpi == GpuAwareMpiOverride::Detect ? "detect"
+                          : comm.settings.gpuAwareMpi == GpuAwareMpiOverride::Yes  ? "yes"
+                                                                                    : "no";
   return s;
 }
 

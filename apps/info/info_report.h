@@ -50,7 +50,15 @@ struct LinkClassInfo {
   double bandwidthGBps = 0;  // 1 / beta, 1 GB = 1e9 B
 };
 
+// One HETCCL_* variable of the settings table.
+struct SettingInfo {
+  std::string name;
+  std::string value;   // what the communicator runs with; "" when unset without a default
+  std::string source;  // "default", "environment" or "config"
+};
+
 struct EffectiveSettings {
+  std::vector<SettingInfo> variables;  // every HETCCL_* variable, in the table's order
   size_t chunkBytes = 0;
   bool chunkTuned = false;  // true: the tuner picks the chunk size per operation
   int pipelineDepth = 0;

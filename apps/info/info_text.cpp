@@ -94,20 +94,16 @@ std::string buildSection(const BuildFeatures& b) {
                      });
 }
 
+// Every variable of the settings table with its value and where it came from, after what
+// the settings chose that no single variable shows.
 std::string settingsSection(const EffectiveSettings& s) {
-  const std::string chunk = std::to_string(s.chunkBytes) +
-                            (s.chunkTuned ? " (default; tuned per operation)" : " (set; not tuned)");
+  TextTable variables({"variable", "value", "source"});
+  for (const SettingInfo& v : s.variables) variables.addRow({v.name, orDash(v.value), v.source});
   return "Settings\n" + keyValues({
-                            {"chunk bytes", chunk},
-                            {"pipeline depth", std::to_string(s.pipelineDepth)},
-                            {"algorithm", s.algorithm},
                             {"device", s.device},
-                            {"island scope", s.islandScope},
-                            {"debug level", s.debugLevel},
-                            {"staging", s.staging + " (" + std::to_string(s.stagingSlots) + " slots)"},
-                            {"gpu-aware MPI", s.gpuAwareMpiOverride},
-                            {"max message bytes", std::to_string(s.maxMessageBytes)},
-                        });
+                            {"staging slots", std::to_string(s.stagingSlots)},
+                        }) +
+         variables.render("  ");
 }
 
 }  // namespace

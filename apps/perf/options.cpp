@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 
+#include "algorithms/algorithm_names.h"
 #include "common/byte_size_option.h"
 #include "common/command_line.h"
 #include "common/option_values.h"
@@ -97,7 +98,11 @@ ParseResult fail(std::string message) {
 const std::vector<std::string>& knownAlgorithms() {
   // The library checks the name again when the communicator is created; checking here too
   // turns a typo into a usage message before any rank starts work.
-  static const std::vector<std::string> names{"auto", "ring", "hier", "torus", "small", "native"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> all{"auto"};  // the tuner's choice, as HETCCL_ALGO=auto
+    for (hetccl::Algorithm algorithm : hetccl::allAlgorithms()) all.push_back(hetccl::algorithmName(algorithm));
+    return all;
+  }();
   return names;
 }
 

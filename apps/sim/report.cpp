@@ -54,7 +54,7 @@ void printTable(std::ostream& out, const ReportContext& context, const std::vect
       << describeLink(c.interIsland) << format(", reduce %.4g GB/s", 1 / c.gamma / 1e9)
       << format(", copy %.4g GB/s, step overhead %.3g us\n", 1 / c.copyBeta / 1e9, c.stepOverhead * 1e6);
   out << "# " << hetccl::collectiveName(context.options->collective) << ", " << context.options->typeName
-      << ", algorithm " << context.settings.algorithm << ", chunk " << chunkSetting(context.settings) << ", depth "
+      << ", algorithm " << hetccl::algorithmSettingName(context.settings) << ", chunk " << chunkSetting(context.settings) << ", depth "
       << context.settings.pipelineDepth << "; time in us, busbw in GB/s\n";
   // Algorithm names over their two columns; "-" where the algorithm cannot run.
   out << "#" << std::string(23, ' ');

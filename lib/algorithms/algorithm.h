@@ -5,15 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/algorithm_names.h"
 #include "algorithms/plan.h"
 
 namespace hetccl {
-
-enum class Algorithm { Ring, Hierarchical, Torus, Small, Native };
-
-const char* algorithmName(Algorithm algorithm);  // "ring", "hier", "torus", "small", "native"
-bool parseAlgorithm(const std::string& name, Algorithm* algorithm);
-const std::vector<Algorithm>& allAlgorithms();
 
 // Whether `algorithm` can run `collective` on `topology`; if not, *reason says why.
 bool algorithmApplies(Algorithm algorithm, Collective collective, const TopologyView& topology,

@@ -3,6 +3,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -10,19 +11,17 @@
 #include <mutex>
 #include <string>
 
+#include "base/settings_reader.h"
+
 namespace hetccl {
 
 namespace {
 
-LogLevel parseLevel(const char* text) {
-  // As NCCL: silent unless asked (errors still come back as codes and hetcclGetLastError).
-  if (!text || !*text) return LogLevel::None;
-  std::string value(text);
-  for (char& c : value) c = static_cast<char>(toupper(static_cast<unsigned char>(c)));
-  if (value == "VERSION" || value == "NONE") return LogLevel::None;
-  if (value == "INFO") return LogLevel::Info;
-  if (value == "TRACE") return LogLevel::Trace;
-  return LogLevel::Warn;
+// As NCCL: silent unless asked (errors still come back as codes and hetcclGetLastError).
+LogLevel levelFromSettings() {
+  LogLevel level = LogLevel::None;
+  if (!readEnum(SettingId::Debug, &level).isOk()) return LogLevel::Warn;
+  return level;
 }
 
 // The log sink is per process by nature (like NCCL's): opened once, never changed after.
@@ -31,18 +30,22 @@ struct LogSink {
   FILE* file = stderr;
   std::mutex lock;
   char host[64] = "?";
-  LogSink() : level(parseLevel(std::getenv("HETCCL_DEBUG"))) {
+  Status destination;
+  LogSink() : level(levelFromSettings()) {
     gethostname(host, sizeof host - 1);
     if (char* dot = std::strchr(host, '.')) *dot = '\0';
-    const char* pattern = std::getenv("HETCCL_DEBUG_FILE");
-    if (pattern && *pattern) {
+    const std::string pattern = readText(SettingId::DebugFile);
+    if (!pattern.empty()) {
       std::string path;
-      for (const char* c = pattern; *c; ++c) {
+      for (const char* c = pattern.c_str(); *c; ++c) {
         if (c[0] == '%' && c[1] == 'h') { path += host; ++c; }
         else if (c[0] == '%' && c[1] == 'p') { path += std::to_string(getpid()); ++c; }
         else path += *c;
       }
       if (FILE* opened = std::fopen(path.c_str(), "w")) file = opened;
+      else
+        destination = HETCCL_STATUS(Code::InvalidArgument, "HETCCL_DEBUG_FILE=%s: cannot open %s for writing: %s",
+                                    pattern.c_str(), path.c_str(), std::strerror(errno));
     }
   }
 };
@@ -55,6 +58,8 @@ LogSink& sink() {
 }  // namespace
 
 LogLevel logLevel() { return sink().level; }
+
+Status logDestinationStatus() { return sink().destination; }
 
 void logMessage(LogLevel level, const char* fmt, ...) {
   static const char* names[] = {"", "WARN", "INFO", "TRACE"};

@@ -3,12 +3,18 @@
 // the process id), each line prefixed "host:pid:tid HETCCL LEVEL".
 #pragma once
 
+#include "base/status.h"
+
 namespace hetccl {
 
 enum class LogLevel : int { None = 0, Warn = 1, Info = 2, Trace = 3 };
 
-// The level chosen by HETCCL_DEBUG, read once per process.
+// The level chosen by HETCCL_DEBUG, read once per process (WARN when the value is bad: the
+// error then surfaces at communicator creation, which checks every setting).
 LogLevel logLevel();
+// Whether HETCCL_DEBUG_FILE could be opened (messages go to stderr when it could not):
+// communicator creation fails with this error rather than losing the log silently.
+Status logDestinationStatus();
 void logMessage(LogLevel level, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 
 }  // namespace hetccl

@@ -95,7 +95,7 @@ Status createCommunicator(MPI_Comm userComm, const hetcclConfig_t* config, hetcc
               "island library %s",
               static_cast<void*>(comm.get()), comm->rank, comm->nranks, device->description().c_str(),
               c.topology.ranks[comm->rank].vendor, c.topology.view.islandOf[comm->rank],
-              c.topology.view.islandCount(), c.topology.view.describe().c_str(), settings.algorithm.c_str(),
+              c.topology.view.islandCount(), c.topology.view.describe().c_str(), algorithmSettingName(settings).c_str(),
               settings.chunkBytes, settings.chunkBytesSet ? "" : " (tuned)", settings.pipelineDepth,
               c.links.source.c_str(), c.transportName[kIntraIsland].c_str(), c.transportName[kInterIsland].c_str(),
               c.islandLibrary ? c.islandLibrary->describe().c_str() : "none");
@@ -133,7 +133,7 @@ bool isLiveCommunicator(const hetcclComm* comm) {
 // unless the user forced one of hetccl's own algorithms.
 bool takesNativePath(const hetcclComm& comm) {
   return comm.connection.islandLibrary && comm.connection.topology.view.islandCount() == 1 &&
-         (comm.settings.algorithm == "auto" || comm.settings.algorithm == "native");
+         (!comm.settings.algorithm || *comm.settings.algorithm == Algorithm::Native);
 }
 
 bool hasIslandSteps(const RankPlan& plan) {

@@ -14,8 +14,8 @@ namespace {
 // otherwise through pinned host bounce buffers.  Host memory never needs them, except when
 // the tests force staging to exercise the path.
 bool stagesTransfers(const Settings& settings, bool hostMemory, bool gpuAware) {
-  if (settings.staging == "force") return true;
-  return settings.staging == "auto" && !hostMemory && !gpuAware;
+  if (settings.staging == StagingMode::Force) return true;
+  return settings.staging == StagingMode::Auto && !hostMemory && !gpuAware;
 }
 
 Status buildTransport(MPI_Comm comm, const Settings& settings, Device& device, const EmulatedLinks& emulated,
@@ -26,7 +26,8 @@ Status buildTransport(MPI_Comm comm, const Settings& settings, Device& device, c
   TransportStackOptions options;
   options.wireName = "mpi";
   options.wireReadsDeviceMemory =
-      settings.gpuAwareMpi >= 0 ? settings.gpuAwareMpi == 1 : topology.ranks[rank].gpuAwareMpi != 0;
+      settings.gpuAwareMpi == GpuAwareMpiOverride::Detect ? topology.ranks[rank].gpuAwareMpi != 0
+                                                          : settings.gpuAwareMpi == GpuAwareMpiOverride::Yes;
   options.hostMemory = device.kind() == DeviceKind::Host;
   options.stage = stagesTransfers(settings, options.hostMemory, options.wireReadsDeviceMemory);
   options.stagingSlotBytes = settings.chunkBytes;
@@ -71,8 +72,7 @@ Status connect(MPI_Comm comm, const Settings& settings, Device& device, Connecti
     return status;
   };
   EmulatedLinks emulated;
-  if (const char* links = std::getenv("HETCCL_EMULATE_LINKS"); links && *links)
-    HETCCL_TRY(closeOnFailure(parseEmulatedLinks(links, &emulated)));
+  HETCCL_TRY(closeOnFailure(emulatedLinksFromSettings(&emulated)));
   HETCCL_TRY(closeOnFailure(chooseLinkParameters(comm, c.topology, emulated, &c.links)));
   c.tuner = Tuner(c.topology.view, c.links.costs, tunerSettings(settings));
   HETCCL_TRY(closeOnFailure(c.tuner.validate()));

@@ -3,6 +3,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
+#include <vector>
+
+#include "base/settings_reader.h"
 
 namespace hetccl {
 
@@ -54,28 +57,6 @@ bool parseDuration(const std::string& text, double* seconds) {
 
 }  // namespace
 
-Status expandRankList(const std::string& text, int nranks, const char* variable, std::vector<std::string>* names) {
-  names->clear();
-  for (const std::string& entry : split(text, ',')) {
-    std::vector<std::string> fields = split(entry, ':');
-    if (fields.empty() || fields[0].empty() || fields.size() > 2)
-      return HETCCL_STATUS(Code::InvalidArgument, "%s=%s: bad entry '%s' (expected name or name:count)", variable,
-                           text.c_str(), entry.c_str());
-    long count = 1;
-    if (fields.size() == 2) {
-      char* end = nullptr;
-      count = std::strtol(fields[1].c_str(), &end, 10);
-      if (*end != '\0' || count < 1)
-        return HETCCL_STATUS(Code::InvalidArgument, "%s=%s: bad count in '%s'", variable, text.c_str(), entry.c_str());
-    }
-    for (long i = 0; i < count; ++i) names->push_back(fields[0]);
-  }
-  if (static_cast<int>(names->size()) != nranks)
-    return HETCCL_STATUS(Code::InvalidArgument, "%s=%s describes %zu ranks but the job has %d", variable, text.c_str(),
-                         names->size(), nranks);
-  return Status::ok();
-}
-
 Status parseEmulatedLinks(const std::string& text, EmulatedLinks* links) {
   *links = EmulatedLinks{};
   for (const std::string& entry : split(text, ',')) {
@@ -94,6 +75,12 @@ Status parseEmulatedLinks(const std::string& text, EmulatedLinks* links) {
                            text.c_str(), fields[0].c_str());
   }
   return Status::ok();
+}
+
+Status emulatedLinksFromSettings(EmulatedLinks* links) {
+  *links = EmulatedLinks{};
+  const std::string text = readText(SettingId::EmulateLinks);
+  return text.empty() ? Status::ok() : parseEmulatedLinks(text, links);
 }
 
 }  // namespace hetccl

@@ -3,21 +3,17 @@
 //   HETCCL_EMULATE_NODES=n0:2,n1:2          node names of the job's ranks, in rank order
 //   HETCCL_EMULATE_LINKS=intra:8GB/s:2us,inter:1GB/s:20us
 //                                           pace transfers within / across islands
-// Lists are comma-separated `name[:count]` entries expanded in the rank order of
-// MPI_COMM_WORLD (vendors belong to processes, whatever communicator they later join), and
-// must cover exactly the job's ranks.
+// Lists are comma-separated `name[:count]` entries (base/rank_list.h) expanded in the rank
+// order of MPI_COMM_WORLD (vendors belong to processes, whatever communicator they later
+// join), and must cover exactly the job's ranks.
 #pragma once
 
 #include <string>
-#include <vector>
 
 #include "base/status.h"
 #include "transport/link_pacing.h"
 
 namespace hetccl {
-
-// Expands "a:2,b,c:3" into {a, a, b, c, c, c}; it must produce exactly `nranks` names.
-Status expandRankList(const std::string& text, int nranks, const char* variable, std::vector<std::string>* names);
 
 struct EmulatedLinks {
   LinkPacing intraIsland, interIsland;
@@ -26,5 +22,7 @@ struct EmulatedLinks {
 
 // Parses "intra:8GB/s:2us,inter:1GB/s:20us" (units: B/s KB/s MB/s GB/s, Gb/s Mb/s; s ms us ns).
 Status parseEmulatedLinks(const std::string& text, EmulatedLinks* links);
+// HETCCL_EMULATE_LINKS, parsed (none set when the variable is unset).
+Status emulatedLinksFromSettings(EmulatedLinks* links);
 
 }  // namespace hetccl

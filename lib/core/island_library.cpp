@@ -13,16 +13,17 @@ namespace {
 std::unique_ptr<VendorLibrary> openForThisRank(const Settings& settings, const Device& device, std::string* why,
                                                bool* worthWarning) {
   *worthWarning = false;
-  const std::string& setting = settings.islandLibrary;
+  const IslandLibraryChoice& setting = settings.islandLibrary;
   if (insideVendorLibraryCall()) {
     *why = "the communicator is being made by a vendor library call (hetccl's NCCL drop-in standing in for it)";
     return nullptr;
   }
-  if (setting == "off") {
+  if (setting.mode == IslandLibraryChoice::Mode::Off) {
     *why = "HETCCL_ISLAND_LIBRARY=off";
     return nullptr;
   }
-  const char* name = setting == "auto" ? device.vendorLibraryName() : setting.c_str();
+  const bool automatic = setting.mode == IslandLibraryChoice::Mode::Auto;
+  const char* name = automatic ? device.vendorLibraryName() : setting.name.c_str();
   if (!name) {
     *why = std::string("the ") + deviceKindName(device.kind()) + " device has no vendor library";
     return nullptr;
@@ -35,7 +36,7 @@ std::unique_ptr<VendorLibrary> openForThisRank(const Settings& settings, const D
     return nullptr;
   }
   // Found by name, hetccl's drop-in (installed as libnccl.so.2) would only hand the work back.
-  if (setting == "auto" && library->isHetcclDropIn()) {
+  if (automatic && library->isHetcclDropIn()) {
     *why = library->describe() + " is hetccl's own NCCL drop-in, not the vendor's library";
     return nullptr;
   }

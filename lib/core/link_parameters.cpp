@@ -1,8 +1,9 @@
 #include "core/link_parameters.h"
 
-#include <cstdlib>
 #include <cstring>
 #include <vector>
+
+#include "base/settings_reader.h"
 
 namespace hetccl {
 
@@ -59,7 +60,8 @@ Status chooseLinkParameters(MPI_Comm comm, const JobTopology& topology, const Em
   p.costs.intraIsland = anyIslandSpansNodes(topology, false) ? kNetworkLink : kSameNodeLink;
   p.costs.interIsland = anyIslandSpansNodes(topology, true) ? kNetworkLink : kSameNodeLink;
   p.source = "defaults";
-  const char* probeSetting = std::getenv("HETCCL_LINK_PROBE");
+  bool probeLinks = false;
+  HETCCL_TRY(readBool(SettingId::LinkProbe, &probeLinks));
   if (emulated.any()) {
     auto apply = [](const LinkPacing& speed, LinkCost* cost) {
       if (speed.paced) *cost = LinkCost{speed.latencySeconds, 1.0 / speed.bytesPerSecond};
@@ -67,7 +69,7 @@ Status chooseLinkParameters(MPI_Comm comm, const JobTopology& topology, const Em
     apply(emulated.intraIsland, &p.costs.intraIsland);
     apply(emulated.interIsland, &p.costs.interIsland);
     p.source = "emulation";
-  } else if (probeSetting && std::strcmp(probeSetting, "1") == 0) {
+  } else if (probeLinks) {
     int rank = 0;
     MPI_Comm_rank(comm, &rank);
     const TopologyView& view = topology.view;

@@ -1,11 +1,12 @@
 #include "core/process_device.h"
 
-#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <string>
 
 #include "base/log.h"
+#include "base/setting_modes.h"
+#include "base/settings_reader.h"
 #include "device/backend_loader.h"
 #include "device/host/host_device.h"
 
@@ -14,21 +15,19 @@ namespace hetccl {
 namespace {
 
 Status selectDevice(std::unique_ptr<Device>* device) {
-  const char* requested = std::getenv("HETCCL_DEVICE");
-  std::string kind = requested && *requested ? requested : "auto";
-  if (kind == "host") {
+  DeviceRequest request = DeviceRequest::Auto;
+  HETCCL_TRY(readEnum(SettingId::Device, &request));
+  if (request == DeviceRequest::Host) {
     *device = makeHostDevice();
     HETCCL_INFO("device: host (HETCCL_DEVICE=host)");
     return Status::ok();
   }
-  if (kind == "cuda" || kind == "hip") {  // asked for by name: failing to open it is an error
-    HETCCL_TRY(loadDeviceBackend(kind.c_str(), device));
+  // Asked for by name: failing to open it is an error.
+  if (request == DeviceRequest::Cuda || request == DeviceRequest::Hip) {
+    HETCCL_TRY(loadDeviceBackend(request == DeviceRequest::Cuda ? "cuda" : "hip", device));
     HETCCL_INFO("device: %s", (*device)->description().c_str());
     return Status::ok();
   }
-  if (kind != "auto")
-    return HETCCL_STATUS(Code::InvalidArgument,
-                         "HETCCL_DEVICE=%s: expected auto, host, cuda or hip", kind.c_str());
   // auto: the first GPU backend whose module loads and finds a device, else the host. A
   // machine without GPUs (or without the modules) is normal here, so only INFO says why.
   for (const char* backend : {"cuda", "hip"}) {

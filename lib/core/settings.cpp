@@ -1,107 +1,146 @@
 #include "core/settings.h"
 
-#include "base/byte_size.h"
-
-#include <cerrno>
-#include <climits>
-#include <cstdlib>
-#include <cstring>
+#include "base/log.h"
 
 namespace hetccl {
 
-const char* availableAlgorithms() { return "auto, ring, hier, torus, small, native"; }
+namespace {
+
+// algorithmChoices()' value for "auto".
+constexpr int kTunerChooses = -1;
+
+std::optional<Algorithm> forcedAlgorithm(int choice) {
+  if (choice == kTunerChooses) return std::nullopt;
+  return static_cast<Algorithm>(choice);
+}
+
+// "auto" and "off" are words (any case); anything else names a library.
+IslandLibraryChoice islandLibraryChoice(const std::string& text) {
+  static const std::vector<SettingChoice> modes{{"auto", static_cast<int>(IslandLibraryChoice::Mode::Auto)},
+                                                {"off", static_cast<int>(IslandLibraryChoice::Mode::Off)}};
+  IslandLibraryChoice choice;
+  int mode = 0;
+  if (matchChoice(modes, text, &mode)) {
+    choice.mode = static_cast<IslandLibraryChoice::Mode>(mode);
+  } else {
+    choice.mode = IslandLibraryChoice::Mode::Named;
+    choice.name = text;
+  }
+  return choice;
+}
+
+Status checkDepth(long long depth, const char* source) {
+  const SettingSpec& spec = settingSpec(SettingId::PipelineDepth);
+  if (depth < spec.minimum || depth > spec.maximum)
+    return HETCCL_STATUS(Code::InvalidArgument, "%s=%lld: expected %s", source, depth,
+                         acceptedValues(spec, {}).c_str());
+  return Status::ok();
+}
+
+Status applyEnvironment(Settings* s) {
+  HETCCL_TRY(readByteSize(SettingId::ChunkBytes, &s->chunkBytes));
+  s->chunkBytesSource = settingSource(SettingId::ChunkBytes);
+  s->chunkBytesSet = s->chunkBytesSource != SettingSource::Default;
+  long long depth = s->pipelineDepth;
+  HETCCL_TRY(readInteger(SettingId::PipelineDepth, &depth));
+  s->pipelineDepth = static_cast<int>(depth);
+  s->pipelineDepthSource = settingSource(SettingId::PipelineDepth);
+  int algorithm = kTunerChooses;
+  HETCCL_TRY(readEnum(SettingId::Algorithm, &algorithm, handedInSettingChoices()));
+  s->algorithm = forcedAlgorithm(algorithm);
+  s->algorithmSource = settingSource(SettingId::Algorithm);
+  HETCCL_TRY(readEnum(SettingId::Staging, &s->staging));
+  HETCCL_TRY(readEnum(SettingId::GpuAwareMpi, &s->gpuAwareMpi));
+  s->islandLibrary = islandLibraryChoice(readText(SettingId::IslandLibrary));
+  HETCCL_TRY(readByteSize(SettingId::TransportMaxMessageBytes, &s->maxMessageBytes));
+  return Status::ok();
+}
+
+Status applyConfig(const hetcclConfig_t& config, Settings* s) {
+  if (config.magic != HETCCL_CONFIG_MAGIC || config.size < sizeof(hetcclConfig_t))
+    return HETCCL_STATUS(Code::InvalidArgument,
+                         "config was not initialised with HETCCL_CONFIG_INITIALIZER (bad magic or size)");
+  if (config.chunkBytes != HETCCL_CONFIG_UNDEF_INT) {
+    if (config.chunkBytes < 1)
+      return HETCCL_STATUS(Code::InvalidArgument, "config.chunkBytes=%d must be positive", config.chunkBytes);
+    s->chunkBytes = static_cast<size_t>(config.chunkBytes);
+    s->chunkBytesSet = true;
+    s->chunkBytesSource = SettingSource::Config;
+  }
+  if (config.pipelineDepth != HETCCL_CONFIG_UNDEF_INT) {
+    HETCCL_TRY(checkDepth(config.pipelineDepth, "config.pipelineDepth"));
+    s->pipelineDepth = config.pipelineDepth;
+    s->pipelineDepthSource = SettingSource::Config;
+  }
+  if (config.algorithm) {
+    int algorithm = kTunerChooses;
+    if (!matchChoice(algorithmChoices(), config.algorithm, &algorithm))
+      return HETCCL_STATUS(Code::InvalidArgument, "config.algorithm=%s: expected %s", config.algorithm,
+                           acceptedValues(settingSpec(SettingId::Algorithm), algorithmChoices()).c_str());
+    s->algorithm = forcedAlgorithm(algorithm);
+    s->algorithmSource = SettingSource::Config;
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+const std::vector<SettingChoice>& algorithmChoices() {
+  static const std::vector<SettingChoice> choices = [] {
+    std::vector<SettingChoice> all{{"auto", kTunerChooses}};
+    for (Algorithm algorithm : allAlgorithms()) all.push_back({algorithmName(algorithm), static_cast<int>(algorithm)});
+    return all;
+  }();
+  return choices;
+}
+
+HandedInChoices handedInSettingChoices() { return {{SettingId::Algorithm, algorithmChoices()}}; }
+
+std::string algorithmSettingName(const Settings& settings) {
+  return settings.algorithm ? algorithmName(*settings.algorithm) : "auto";
+}
+
+Status loadSettings(const hetcclConfig_t* config, Settings* settings) {
+  // Every variable, also those read elsewhere or only on some paths (the log level was read
+  // before any communicator existed): a bad value fails here, at creation, whatever reads it.
+  HETCCL_TRY(checkSettingsEnvironment(handedInSettingChoices()));
+  HETCCL_TRY(logDestinationStatus());
+  Settings s;
+  HETCCL_TRY(applyEnvironment(&s));
+  if (config) HETCCL_TRY(applyConfig(*config, &s));
+  *settings = s;
+  return Status::ok();
+}
 
 TunerSettings tunerSettings(const Settings& settings) {
   TunerSettings tuning;
-  Algorithm forced;
-  if (settings.algorithm != "auto" && parseAlgorithm(settings.algorithm, &forced)) tuning.forced = forced;
-  tuning.forcedBy = settings.algorithmSource;
+  tuning.forced = settings.algorithm;
+  tuning.forcedBy = settings.algorithmSource == SettingSource::Config ? "config.algorithm" : "HETCCL_ALGO";
   tuning.chunkBytes = settings.chunkBytes;
   tuning.chunkBytesSet = settings.chunkBytesSet;
   tuning.pipelineDepth = settings.pipelineDepth;
   return tuning;
 }
 
-namespace {
-
-Status byteSizeFromEnv(const char* name, size_t minimum, size_t* value) {
-  const char* text = std::getenv(name);
-  if (!text || !*text) return Status::ok();
-  size_t parsed = 0;
-  if (!parseByteSize(text, &parsed) || parsed < minimum)
-    return HETCCL_STATUS(Code::InvalidArgument, "%s=%s: expected a byte count >= %zu (suffixes K, M, G)",
-                         name, text, minimum);
-  *value = parsed;
-  return Status::ok();
-}
-
-Status checkDepth(int depth, const char* source) {
-  if (depth < 1 || depth > 64)
-    return HETCCL_STATUS(Code::InvalidArgument, "%s: pipeline depth %d outside 1..64", source, depth);
-  return Status::ok();
-}
-
-Status checkAlgorithm(const std::string& name, const char* source) {
-  for (const char* known : {"auto", "ring", "hier", "torus", "small", "native"})
-    if (name == known) return Status::ok();
-  return HETCCL_STATUS(Code::InvalidArgument, "%s=%s: unknown algorithm; this build has %s", source,
-                       name.c_str(), availableAlgorithms());
-}
-
-}  // namespace
-
-Status loadSettings(const hetcclConfig_t* config, Settings* settings) {
-  Settings s;
-  HETCCL_TRY(byteSizeFromEnv("HETCCL_CHUNK_BYTES", 1, &s.chunkBytes));
-  if (const char* chunk = std::getenv("HETCCL_CHUNK_BYTES"); chunk && *chunk) s.chunkBytesSet = true;
-  HETCCL_TRY(byteSizeFromEnv("HETCCL_TRANSPORT_MAX_MESSAGE_BYTES", 1, &s.maxMessageBytes));
-  if (const char* depth = std::getenv("HETCCL_PIPELINE_DEPTH"); depth && *depth) {
-    char* end = nullptr;
-    long value = std::strtol(depth, &end, 10);
-    if (*end != '\0') value = 0;
-    HETCCL_TRY(checkDepth(static_cast<int>(value), "HETCCL_PIPELINE_DEPTH"));
-    s.pipelineDepth = static_cast<int>(value);
-  }
-  if (const char* staging = std::getenv("HETCCL_STAGING"); staging && *staging) {
-    s.staging = staging;
-    if (s.staging != "auto" && s.staging != "force" && s.staging != "off")
-      return HETCCL_STATUS(Code::InvalidArgument, "HETCCL_STAGING=%s: expected auto, force or off", staging);
-  }
-  if (const char* aware = std::getenv("HETCCL_GPU_AWARE_MPI"); aware && *aware) {
-    if (std::strcmp(aware, "0") != 0 && std::strcmp(aware, "1") != 0)
-      return HETCCL_STATUS(Code::InvalidArgument, "HETCCL_GPU_AWARE_MPI=%s: expected 0 or 1", aware);
-    s.gpuAwareMpi = aware[0] - '0';
-  }
-  if (const char* library = std::getenv("HETCCL_ISLAND_LIBRARY"); library && *library) s.islandLibrary = library;
-  if (const char* algorithm = std::getenv("HETCCL_ALGO"); algorithm && *algorithm) {
-    s.algorithm = algorithm;
-    for (char& c : s.algorithm) c = static_cast<char>(tolower(static_cast<unsigned char>(c)));
-    s.algorithmSource = "HETCCL_ALGO";
-    HETCCL_TRY(checkAlgorithm(s.algorithm, "HETCCL_ALGO"));
-  }
-  if (config) {
-    if (config->magic != HETCCL_CONFIG_MAGIC || config->size < sizeof(hetcclConfig_t))
-      return HETCCL_STATUS(Code::InvalidArgument,
-                           "config was not initialised with HETCCL_CONFIG_INITIALIZER (bad magic or size)");
-    if (config->chunkBytes != HETCCL_CONFIG_UNDEF_INT) {
-      if (config->chunkBytes < 1)
-        return HETCCL_STATUS(Code::InvalidArgument, "config.chunkBytes=%d must be positive", config->chunkBytes);
-      s.chunkBytes = static_cast<size_t>(config->chunkBytes);
-      s.chunkBytesSet = true;
+std::vector<EffectiveSetting> effectiveSettings(const Settings& settings) {
+  std::vector<EffectiveSetting> all;
+  for (const SettingSpec& spec : settingsTable()) {
+    if (spec.section != SettingSection::Hetccl) continue;
+    EffectiveSetting setting{spec.name, effectiveSettingText(spec.id), settingSource(spec.id)};
+    // Those a config can override: what the communicator runs with.
+    if (spec.id == SettingId::ChunkBytes) {
+      setting.value = std::to_string(settings.chunkBytes) + (settings.chunkBytesSet ? "" : " (tuned per operation)");
+      setting.source = settings.chunkBytesSource;
+    } else if (spec.id == SettingId::PipelineDepth) {
+      setting.value = std::to_string(settings.pipelineDepth);
+      setting.source = settings.pipelineDepthSource;
+    } else if (spec.id == SettingId::Algorithm) {
+      setting.value = algorithmSettingName(settings);
+      setting.source = settings.algorithmSource;
     }
-    if (config->pipelineDepth != HETCCL_CONFIG_UNDEF_INT) {
-      HETCCL_TRY(checkDepth(config->pipelineDepth, "config.pipelineDepth"));
-      s.pipelineDepth = config->pipelineDepth;
-    }
-    if (config->algorithm) {
-      s.algorithm = config->algorithm;
-      for (char& c : s.algorithm) c = static_cast<char>(tolower(static_cast<unsigned char>(c)));
-      s.algorithmSource = "config.algorithm";
-      HETCCL_TRY(checkAlgorithm(s.algorithm, "config.algorithm"));
-    }
+    all.push_back(setting);
   }
-  *settings = s;
-  return Status::ok();
+  return all;
 }
 
 }  // namespace hetccl

@@ -3,11 +3,11 @@
 #include <hwloc.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <cstring>
 #include <map>
 
-#include "core/emulation.h"
+#include "base/rank_list.h"
+#include "base/settings_reader.h"
 
 #if __has_include(<mpi-ext.h>)
 #include <mpi-ext.h>
@@ -91,13 +91,13 @@ Status describeThisRank(const std::string& deviceVendor, const std::string& devi
   descriptor->gpuAwareMpi = mpiIsGpuAware(deviceVendor);
   describeWithHwloc(descriptor);
   // Emulated vendors and nodes replace what was found (by world rank).
-  if (const char* vendors = std::getenv("HETCCL_EMULATE_VENDORS"); vendors && *vendors) {
+  if (const std::string vendors = readText(SettingId::EmulateVendors); !vendors.empty()) {
     std::vector<std::string> names;
     HETCCL_TRY(expandRankList(vendors, worldSize, "HETCCL_EMULATE_VENDORS", &names));
     copyText(descriptor->vendor, sizeof descriptor->vendor, names[descriptor->worldRank]);
     descriptor->emulated = 1;
   }
-  if (const char* nodes = std::getenv("HETCCL_EMULATE_NODES"); nodes && *nodes) {
+  if (const std::string nodes = readText(SettingId::EmulateNodes); !nodes.empty()) {
     std::vector<std::string> names;
     HETCCL_TRY(expandRankList(nodes, worldSize, "HETCCL_EMULATE_NODES", &names));
     copyText(descriptor->node, sizeof descriptor->node, names[descriptor->worldRank]);
@@ -113,14 +113,11 @@ Status discoverTopology(MPI_Comm comm, const RankDescriptor& mine, JobTopology* 
   int rc = MPI_Allgather(&mine, sizeof(RankDescriptor), MPI_BYTE, topology->ranks.data(), sizeof(RankDescriptor),
                          MPI_BYTE, comm);
   if (rc != MPI_SUCCESS) return HETCCL_STATUS(Code::SystemError, "MPI_Allgather of rank descriptors failed");
-  const char* scope = std::getenv("HETCCL_ISLAND_SCOPE");
-  topology->scope = scope && *scope ? scope : "node";
-  if (topology->scope != "node" && topology->scope != "job")
-    return HETCCL_STATUS(Code::InvalidArgument, "HETCCL_ISLAND_SCOPE=%s: expected node or job", scope);
+  HETCCL_TRY(readEnum(SettingId::IslandScope, &topology->scope));
   std::map<std::string, int> islandIdOfKey;
   std::vector<int> islandIds;
   for (const RankDescriptor& rank : topology->ranks) {
-    std::string key = std::string(rank.vendor) + (topology->scope == "node" ? std::string("@") + rank.node : "");
+    std::string key = std::string(rank.vendor) + (topology->scope == IslandScope::Node ? std::string("@") + rank.node : "");
     auto [it, inserted] = islandIdOfKey.emplace(key, static_cast<int>(islandIdOfKey.size()));
     if (inserted) topology->islandNames.push_back(key);
     islandIds.push_back(it->second);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "algorithms/topology_view.h"
+#include "base/setting_modes.h"
 #include "base/status.h"
 
 namespace hetccl {
@@ -32,7 +33,7 @@ struct JobTopology {
   std::vector<RankDescriptor> ranks;  // by communicator rank
   TopologyView view;
   std::vector<std::string> islandNames;  // "nvidia@node0", ...
-  std::string scope;                     // "node" or "job"
+  IslandScope scope = IslandScope::Node;  // HETCCL_ISLAND_SCOPE
   // Grid for the torus when islands are equal: row = island, column = index in island.
   bool hasGrid() const { return view.equalIslands(); }
 };

@@ -6,6 +6,9 @@
   grid=RxC|none        the grid, or no grid (unequal islands)
   paced=yes|no         whether the inter-island transport is paced (emulated links)
   link_source=NAME     where the link parameters came from
+  setting=VAR:VALUE:SOURCE
+                       a settings variable's effective value and source (default,
+                       environment, config)
 
 It also checks the shape every document must have, so a field dropped from the output
 fails here before a script in the wild notices.
@@ -18,7 +21,11 @@ REQUIRED_RANK_FIELDS = ["rank", "host", "node", "vendor", "device", "pci_bus", "
 REQUIRED_TOP_FIELDS = ["tool", "hetccl_version", "nranks", "ranks", "islands", "grid",
                        "transport", "link_parameters", "build", "settings"]
 REQUIRED_SETTINGS = ["chunk_bytes", "chunk_bytes_tuned", "pipeline_depth", "algorithm",
-                     "device", "island_scope", "debug_level"]
+                     "device", "island_scope", "debug_level", "variables"]
+# A few of the settings table's variables; every one must have a value and a source.
+REQUIRED_VARIABLES = ["HETCCL_DEBUG", "HETCCL_ALGO", "HETCCL_CHUNK_BYTES", "HETCCL_PIPELINE_DEPTH",
+                      "HETCCL_STAGING", "HETCCL_ISLAND_SCOPE", "HETCCL_EMULATE_VENDORS"]
+SOURCES = ["default", "environment", "config"]
 REQUIRED_BUILD = ["hetccl_version", "cuda_backend", "hip_backend", "hwloc_api_version",
                   "mpi_library_version"]
 
@@ -45,6 +52,15 @@ def check_shape(doc):
     for key in REQUIRED_SETTINGS:
         if key not in doc["settings"]:
             fail(f"settings has no '{key}'")
+    variables = doc["settings"]["variables"]
+    for name in REQUIRED_VARIABLES:
+        if name not in variables:
+            fail(f"settings.variables has no '{name}'")
+    for name, setting in variables.items():
+        if not name.startswith("HETCCL_"):
+            fail(f"settings.variables has '{name}', not a HETCCL_* variable")
+        if setting.get("source") not in SOURCES or not isinstance(setting.get("value"), str):
+            fail(f"settings.variables.{name} is {setting!r}")
     for key in REQUIRED_BUILD:
         if key not in doc["build"]:
             fail(f"build has no '{key}'")
@@ -91,6 +107,13 @@ def check_expectation(doc, key, value):
     elif key == "link_source":
         if doc["link_parameters"]["source"] != value:
             fail(f"link parameters from {doc['link_parameters']['source']!r}, expected {value}")
+    elif key == "setting":
+        # The value may hold colons (nvidia:2,amd:2); the name and the source do not.
+        name, _, rest = value.partition(":")
+        expected, _, source = rest.rpartition(":")
+        setting = doc["settings"]["variables"].get(name)
+        if setting != {"value": expected, "source": source}:
+            fail(f"{name} is {setting!r}, expected value {expected!r} from {source}")
     else:
         fail(f"unknown expectation '{key}'")
 

@@ -1,30 +1,231 @@
-// Settings: byte sizes with suffixes, environment over defaults, config over environment,
-// and clear errors for bad values.
+// Settings: the table of every variable (base/settings_table.h), its typed readers with their
+// errors, the per-rank lists, and core's assembly of a communicator's settings (defaults,
+// environment over defaults, config over environment).  Every test starts from an
+// environment without any of the table's variables, whatever the caller has set.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "base/byte_size.h"
+#include "base/rank_list.h"
+#include "base/settings_markdown.h"
+#include "base/settings_reader.h"
+#include "core/emulation.h"
 #include "core/settings.h"
 #include "transport/mpi_transport.h"
 
 namespace hetccl {
 namespace {
 
-// Sets an environment variable for one test and restores it afterwards.
+// Sets (or, with nullptr, unsets) an environment variable for one scope and restores it.
 class ScopedEnv {
  public:
   ScopedEnv(const char* name, const char* value) : name_(name) {
     if (const char* old = std::getenv(name)) { hadOld_ = true; old_ = old; }
-    setenv(name, value, 1);
+    value ? setenv(name, value, 1) : unsetenv(name);
   }
-  ~ScopedEnv() { hadOld_ ? setenv(name_, old_.c_str(), 1) : unsetenv(name_); }
+  ~ScopedEnv() { hadOld_ ? setenv(name_.c_str(), old_.c_str(), 1) : unsetenv(name_.c_str()); }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
 
  private:
-  const char* name_;
+  std::string name_;
   bool hadOld_ = false;
   std::string old_;
 };
+
+// Unsets every variable of the settings table for the test's duration (and restores them
+// after), so that a caller's HETCCL_* or launcher variables cannot change what a test sees.
+class SettingsTest : public ::testing::Test {
+ protected:
+  SettingsTest() {
+    for (const SettingSpec& spec : settingsTable()) cleared_.emplace_back(new ScopedEnv(spec.name, nullptr));
+  }
+  ~SettingsTest() override {
+    for (auto it = cleared_.rbegin(); it != cleared_.rend(); ++it) delete *it;
+  }
+
+ private:
+  std::vector<ScopedEnv*> cleared_;
+};
+
+Status checkAll() { return checkSettingsEnvironment(handedInSettingChoices()); }
+
+// ---- the table ---------------------------------------------------------------------------
+
+TEST_F(SettingsTest, TableIsInIdOrderWithUniqueNamesAndHelp) {
+  std::set<std::string> names;
+  const auto& table = settingsTable();
+  ASSERT_EQ(table.size(), static_cast<size_t>(SettingId::Count));
+  for (size_t i = 0; i < table.size(); ++i) {
+    const SettingSpec& spec = table[i];
+    EXPECT_EQ(static_cast<size_t>(spec.id), i) << spec.name;
+    EXPECT_TRUE(names.insert(spec.name).second) << spec.name << " twice";
+    EXPECT_NE(std::string(spec.help), "") << spec.name;
+    if (spec.section == SettingSection::Hetccl) {
+      EXPECT_EQ(std::string(spec.name).rfind("HETCCL_", 0), 0u) << spec.name;
+    }
+    if (spec.kind == SettingKind::Enum) {
+      EXPECT_FALSE(choicesOf(spec, handedInSettingChoices()).empty()) << spec.name << " has no choices";
+    }
+  }
+}
+
+TEST_F(SettingsTest, EveryDefaultIsAcceptedByItsOwnReader) {
+  // With nothing set, every reader parses the table's own default.
+  EXPECT_TRUE(checkAll().isOk()) << checkAll().message();
+  for (const SettingSpec& spec : settingsTable()) {
+    if (!spec.defaultValue) continue;
+    ScopedEnv set(spec.name, spec.defaultValue);
+    EXPECT_TRUE(checkAll().isOk()) << spec.name << "=" << spec.defaultValue << ": " << checkAll().message();
+  }
+}
+
+TEST_F(SettingsTest, AlgorithmNamesComeFromTheAlgorithms) {
+  const auto& choices = algorithmChoices();
+  ASSERT_EQ(choices.size(), allAlgorithms().size() + 1);
+  EXPECT_EQ(choices[0].name, "auto");
+  for (size_t i = 0; i < allAlgorithms().size(); ++i)
+    EXPECT_EQ(choices[i + 1].name, algorithmName(allAlgorithms()[i]));
+}
+
+// ---- every variable, good and bad values -------------------------------------------------
+
+struct VariableCase {
+  const char* name;
+  std::vector<const char*> good;
+  std::vector<const char*> bad;
+  const char* accepted;  // part of what the error must say is accepted
+};
+
+const std::vector<VariableCase>& variableCases() {
+  static const std::vector<VariableCase> cases{
+      {"HETCCL_DEBUG", {"NONE", "warn", "INFO", "TRACE"}, {"NONSENSE", "1", "INFO2"}, "NONE, WARN, INFO or TRACE"},
+      {"HETCCL_DEVICE", {"auto", "host", "CUDA", "hip"}, {"gpu", "host "}, "auto, host, cuda or hip"},
+      {"HETCCL_DEVICE_ID", {"0", "3"}, {"-5", "x", "1.5", "99999999999"}, "an integer >= 0"},
+      {"HETCCL_ALGO", {"auto", "ring", "HIER", "torus", "small", "native"}, {"butterfly", "ring,hier"},
+       "auto, ring, hier, torus, small or native"},
+      {"HETCCL_CHUNK_BYTES", {"1", "64K", "8MB", "2g"}, {"lots", "0", "-1", "1.5M", "99999999999999999999"},
+       "a byte count >= 1"},
+      {"HETCCL_PIPELINE_DEPTH", {"1", "7", "64"}, {"abc", "4294967297", "0", "65", "-1", "4x"},
+       "an integer from 1 to 64"},
+      {"HETCCL_STAGING", {"auto", "force", "OFF"}, {"on", "yes"}, "auto, force or off"},
+      {"HETCCL_GPU_AWARE_MPI", {"detect", "0", "1"}, {"yes", "2"}, "detect, 0 or 1"},
+      {"HETCCL_ISLAND_SCOPE", {"node", "JOB"}, {"world"}, "node or job"},
+      {"HETCCL_LINK_PROBE", {"0", "1"}, {"yes", "2", "true"}, "0 or 1"},
+      {"HETCCL_EMULATE_VENDORS", {"nvidia:2,amd:2", "nvidia,amd", "nvidia:99999999999"},
+       {"nvidia:", ":2", "nvidia:0", "nvidia:x", "a:1:2", "nvidia,,amd"}, "name[:count],..."},
+      {"HETCCL_EMULATE_NODES", {"n0:2,n1:2"}, {"n0:-1", "n0:2,"}, "name[:count],..."},
+      {"HETCCL_TRANSPORT_MAX_MESSAGE_BYTES", {"1", "1G"}, {"0", "big"}, "a byte count >= 1"},
+  };
+  return cases;
+}
+
+TEST_F(SettingsTest, EveryVariableAcceptsGoodValuesAndRefusesBadOnesNamingWhatItAccepts) {
+  for (const VariableCase& c : variableCases()) {
+    for (const char* value : c.good) {
+      ScopedEnv set(c.name, value);
+      const Status status = checkAll();
+      EXPECT_TRUE(status.isOk()) << c.name << "=" << value << ": " << status.message();
+    }
+    for (const char* value : c.bad) {
+      ScopedEnv set(c.name, value);
+      const Status status = checkAll();
+      EXPECT_EQ(status.code(), Code::InvalidArgument) << c.name << "=" << value;
+      EXPECT_NE(status.message().find(std::string(c.name) + "=" + value), std::string::npos) << status.message();
+      EXPECT_NE(status.message().find(c.accepted), std::string::npos) << status.message();
+    }
+  }
+}
+
+TEST_F(SettingsTest, EveryHetcclVariableHasACase) {
+  // Text settings are given meaning (and checked) by their readers: tested below.
+  std::set<std::string> covered;
+  for (const VariableCase& c : variableCases()) covered.insert(c.name);
+  for (const SettingSpec& spec : settingsTable())
+    if (spec.section == SettingSection::Hetccl && spec.kind != SettingKind::Text) {
+      EXPECT_TRUE(covered.count(spec.name)) << spec.name << " has no good/bad value case";
+    }
+}
+
+TEST_F(SettingsTest, EmulatedLinksAreParsedFromTheirVariable) {
+  EmulatedLinks links;
+  ASSERT_TRUE(emulatedLinksFromSettings(&links).isOk());
+  EXPECT_FALSE(links.any());
+  {
+    ScopedEnv set("HETCCL_EMULATE_LINKS", "intra:8GB/s:2us,inter:1GB/s:20us");
+    ASSERT_TRUE(emulatedLinksFromSettings(&links).isOk());
+    EXPECT_TRUE(links.any());
+    EXPECT_DOUBLE_EQ(links.interIsland.bytesPerSecond, 1e9);
+  }
+  for (const char* bad : {"inter:1GB/s", "outer:1GB/s:2us", "inter:fast:2us"}) {
+    ScopedEnv set("HETCCL_EMULATE_LINKS", bad);
+    const Status status = emulatedLinksFromSettings(&links);
+    EXPECT_EQ(status.code(), Code::InvalidArgument) << bad;
+    EXPECT_NE(status.message().find("HETCCL_EMULATE_LINKS"), std::string::npos) << status.message();
+  }
+}
+
+TEST_F(SettingsTest, TextSettingsAreTheirTextOrTheirDefault) {
+  EXPECT_EQ(readText(SettingId::IslandLibrary), "auto");
+  EXPECT_EQ(readText(SettingId::DebugFile), "");
+  ScopedEnv set("HETCCL_ISLAND_LIBRARY", "/opt/x/libnccl.so.2");
+  EXPECT_EQ(readText(SettingId::IslandLibrary), "/opt/x/libnccl.so.2");
+  EXPECT_EQ(settingSource(SettingId::IslandLibrary), SettingSource::Environment);
+}
+
+TEST_F(SettingsTest, EmptyMeansUnset) {
+  ScopedEnv depth("HETCCL_PIPELINE_DEPTH", "");
+  long long value = 0;
+  ASSERT_TRUE(readInteger(SettingId::PipelineDepth, &value).isOk());
+  EXPECT_EQ(value, 4);
+  EXPECT_EQ(settingSource(SettingId::PipelineDepth), SettingSource::Default);
+}
+
+TEST_F(SettingsTest, LauncherLocalRanksAreNonNegativeIntegers) {
+  long long rank = -1;
+  bool set = true;
+  ASSERT_TRUE(readInteger(SettingId::SlurmLocalId, &rank, &set).isOk());
+  EXPECT_FALSE(set);
+  {
+    ScopedEnv local("SLURM_LOCALID", "5");
+    ASSERT_TRUE(readInteger(SettingId::SlurmLocalId, &rank, &set).isOk());
+    EXPECT_TRUE(set);
+    EXPECT_EQ(rank, 5);
+  }
+  ScopedEnv local("OMPI_COMM_WORLD_LOCAL_RANK", "x");
+  const Status status = readInteger(SettingId::OmpiLocalRank, &rank);
+  EXPECT_EQ(status.code(), Code::InvalidArgument);
+  EXPECT_NE(status.message().find("OMPI_COMM_WORLD_LOCAL_RANK=x"), std::string::npos) << status.message();
+}
+
+// ---- per-rank lists ----------------------------------------------------------------------
+
+TEST(RankList, ExpandsNamesAndCountsInRankOrder) {
+  std::vector<std::string> names;
+  ASSERT_TRUE(expandRankList("a:2,b,c:3", 6, "V", &names).isOk());
+  EXPECT_EQ(names, (std::vector<std::string>{"a", "a", "b", "c", "c", "c"}));
+}
+
+TEST(RankList, RefusesAListThatIsNotTheJob) {
+  std::vector<std::string> names;
+  const Status fewer = expandRankList("a:2,b", 4, "HETCCL_EMULATE_VENDORS", &names);
+  EXPECT_EQ(fewer.code(), Code::InvalidArgument);
+  EXPECT_NE(fewer.message().find("describes 3 ranks but the job has 4"), std::string::npos) << fewer.message();
+  // A count far beyond the job is an error about the job, not an attempt to allocate it.
+  const Status huge = expandRankList("nvidia:99999999999", 4, "HETCCL_EMULATE_VENDORS", &names);
+  EXPECT_EQ(huge.code(), Code::InvalidArgument);
+  EXPECT_NE(huge.message().find("describes more than 4 ranks but the job has 4"), std::string::npos)
+      << huge.message();
+  const Status overflow = expandRankList("nvidia:99999999999999999999999", 4, "HETCCL_EMULATE_VENDORS", &names);
+  EXPECT_EQ(overflow.code(), Code::InvalidArgument);
+}
+
+// ---- a communicator's settings -----------------------------------------------------------
 
 TEST(Settings, ParsesByteSizes) {
   size_t bytes = 0;
@@ -37,37 +238,85 @@ TEST(Settings, ParsesByteSizes) {
     EXPECT_FALSE(parseByteSize(bad, &bytes)) << bad;
 }
 
-TEST(Settings, DefaultsWithoutEnvironment) {
+TEST_F(SettingsTest, DefaultsWithoutEnvironment) {
   Settings s;
   ASSERT_TRUE(loadSettings(nullptr, &s).isOk());
   EXPECT_EQ(s.chunkBytes, size_t{1} << 20);
+  EXPECT_FALSE(s.chunkBytesSet);
   EXPECT_EQ(s.pipelineDepth, 4);
-  EXPECT_EQ(s.algorithm, "auto");
+  EXPECT_FALSE(s.algorithm.has_value());
+  EXPECT_EQ(algorithmSettingName(s), "auto");
+  EXPECT_EQ(s.staging, StagingMode::Auto);
+  EXPECT_EQ(s.gpuAwareMpi, GpuAwareMpiOverride::Detect);
+  EXPECT_EQ(s.islandLibrary.mode, IslandLibraryChoice::Mode::Auto);
+  EXPECT_EQ(s.maxMessageBytes, size_t{1} << 30);
+  EXPECT_EQ(s.algorithmSource, SettingSource::Default);
 }
 
-TEST(Settings, EnvironmentOverridesDefaultsAndConfigOverridesEnvironment) {
-  ScopedEnv chunk("HETCCL_CHUNK_BYTES", "64K"), depth("HETCCL_PIPELINE_DEPTH", "7");
+TEST_F(SettingsTest, InClassDefaultsAreTheTables) {
+  // Code that builds Settings without loading them (hetccl-sim's tests) gets the same values.
+  Settings loaded, built;
+  ASSERT_TRUE(loadSettings(nullptr, &loaded).isOk());
+  EXPECT_EQ(built.chunkBytes, loaded.chunkBytes);
+  EXPECT_EQ(built.pipelineDepth, loaded.pipelineDepth);
+  EXPECT_EQ(built.algorithm, loaded.algorithm);
+  EXPECT_EQ(built.staging, loaded.staging);
+  EXPECT_EQ(built.gpuAwareMpi, loaded.gpuAwareMpi);
+  EXPECT_EQ(built.islandLibrary.mode, loaded.islandLibrary.mode);
+  EXPECT_EQ(built.maxMessageBytes, loaded.maxMessageBytes);
+}
+
+TEST_F(SettingsTest, EnvironmentOverridesDefaultsAndConfigOverridesEnvironment) {
+  ScopedEnv chunk("HETCCL_CHUNK_BYTES", "64K"), depth("HETCCL_PIPELINE_DEPTH", "7"), algo("HETCCL_ALGO", "RING");
+  ScopedEnv staging("HETCCL_STAGING", "force"), aware("HETCCL_GPU_AWARE_MPI", "1");
   Settings s;
   ASSERT_TRUE(loadSettings(nullptr, &s).isOk());
   EXPECT_EQ(s.chunkBytes, 64u << 10);
+  EXPECT_TRUE(s.chunkBytesSet);
   EXPECT_EQ(s.pipelineDepth, 7);
+  EXPECT_EQ(s.algorithm, Algorithm::Ring);
+  EXPECT_EQ(s.staging, StagingMode::Force);
+  EXPECT_EQ(s.gpuAwareMpi, GpuAwareMpiOverride::Yes);
+  EXPECT_EQ(s.pipelineDepthSource, SettingSource::Environment);
+  EXPECT_EQ(tunerSettings(s).forcedBy, "HETCCL_ALGO");
   hetcclConfig_t config = HETCCL_CONFIG_INITIALIZER;
   config.pipelineDepth = 2;
+  config.algorithm = "hier";
   ASSERT_TRUE(loadSettings(&config, &s).isOk());
   EXPECT_EQ(s.pipelineDepth, 2);
+  EXPECT_EQ(s.pipelineDepthSource, SettingSource::Config);
   EXPECT_EQ(s.chunkBytes, 64u << 10);  // left undefined in the config
+  EXPECT_EQ(s.chunkBytesSource, SettingSource::Environment);
+  EXPECT_EQ(s.algorithm, Algorithm::Hierarchical);
+  EXPECT_EQ(algorithmSettingName(s), "hier");
+  ASSERT_TRUE(tunerSettings(s).forced.has_value());
+  EXPECT_EQ(*tunerSettings(s).forced, Algorithm::Hierarchical);
+  EXPECT_EQ(tunerSettings(s).forcedBy, "config.algorithm");
 }
 
-TEST(Settings, BadValuesAreInvalidArgumentsNamingTheVariable) {
+TEST_F(SettingsTest, BadValuesAreInvalidArgumentsNamingTheVariable) {
   {
     ScopedEnv bad("HETCCL_CHUNK_BYTES", "lots");
     Settings s;
     Status status = loadSettings(nullptr, &s);
     EXPECT_EQ(status.code(), Code::InvalidArgument);
-    EXPECT_NE(status.message().find("HETCCL_CHUNK_BYTES"), std::string::npos) << status.message();
+    EXPECT_NE(status.message().find("HETCCL_CHUNK_BYTES=lots"), std::string::npos) << status.message();
+  }
+  for (const char* depth : {"0", "abc", "4294967297"}) {
+    ScopedEnv bad("HETCCL_PIPELINE_DEPTH", depth);
+    Settings s;
+    Status status = loadSettings(nullptr, &s);
+    EXPECT_EQ(status.code(), Code::InvalidArgument) << depth;
+    EXPECT_NE(status.message().find("expected an integer from 1 to 64"), std::string::npos) << status.message();
   }
   {
-    ScopedEnv bad("HETCCL_PIPELINE_DEPTH", "0");
+    // Read elsewhere (the log, a GPU module), still refused when a communicator is made.
+    ScopedEnv debug("HETCCL_DEBUG", "NONSENSE");
+    Settings s;
+    EXPECT_EQ(loadSettings(nullptr, &s).code(), Code::InvalidArgument);
+  }
+  {
+    ScopedEnv device("HETCCL_DEVICE_ID", "-5");
     Settings s;
     EXPECT_EQ(loadSettings(nullptr, &s).code(), Code::InvalidArgument);
   }
@@ -79,9 +328,87 @@ TEST(Settings, BadValuesAreInvalidArgumentsNamingTheVariable) {
     EXPECT_NE(status.message().find("butterfly"), std::string::npos);
   }
   hetcclConfig_t config = HETCCL_CONFIG_INITIALIZER;
-  config.magic = 0;
   Settings s;
+  config.algorithm = "butterfly";
+  Status status = loadSettings(&config, &s);
+  EXPECT_EQ(status.code(), Code::InvalidArgument);
+  EXPECT_NE(status.message().find("config.algorithm=butterfly: expected auto, ring"), std::string::npos)
+      << status.message();
+  config = HETCCL_CONFIG_INITIALIZER;
+  config.pipelineDepth = 65;
   EXPECT_EQ(loadSettings(&config, &s).code(), Code::InvalidArgument);
+  config = HETCCL_CONFIG_INITIALIZER;
+  config.magic = 0;
+  EXPECT_EQ(loadSettings(&config, &s).code(), Code::InvalidArgument);
+}
+
+TEST_F(SettingsTest, IslandLibraryIsAutoOffOrALibrary) {
+  Settings s;
+  {
+    ScopedEnv off("HETCCL_ISLAND_LIBRARY", "OFF");
+    ASSERT_TRUE(loadSettings(nullptr, &s).isOk());
+    EXPECT_EQ(s.islandLibrary.mode, IslandLibraryChoice::Mode::Off);
+  }
+  ScopedEnv named("HETCCL_ISLAND_LIBRARY", "/opt/nccl/lib/libnccl.so.2");
+  ASSERT_TRUE(loadSettings(nullptr, &s).isOk());
+  EXPECT_EQ(s.islandLibrary.mode, IslandLibraryChoice::Mode::Named);
+  EXPECT_EQ(s.islandLibrary.name, "/opt/nccl/lib/libnccl.so.2");
+}
+
+TEST_F(SettingsTest, ModesAreTheTablesEnums) {
+  const std::pair<const char*, GpuAwareMpiOverride> aware[] = {
+      {"detect", GpuAwareMpiOverride::Detect}, {"0", GpuAwareMpiOverride::No}, {"1", GpuAwareMpiOverride::Yes}};
+  for (const auto& [text, expected] : aware) {
+    ScopedEnv set("HETCCL_GPU_AWARE_MPI", text);
+    Settings s;
+    ASSERT_TRUE(loadSettings(nullptr, &s).isOk());
+    EXPECT_EQ(s.gpuAwareMpi, expected) << text;
+  }
+  ScopedEnv staging("HETCCL_STAGING", "off");
+  Settings s;
+  ASSERT_TRUE(loadSettings(nullptr, &s).isOk());
+  EXPECT_EQ(s.staging, StagingMode::Off);
+  EXPECT_EQ(choiceName(SettingId::Staging, s.staging), "off");
+  IslandScope scope = IslandScope::Node;
+  ScopedEnv job("HETCCL_ISLAND_SCOPE", "job");
+  ASSERT_TRUE(readEnum(SettingId::IslandScope, &scope).isOk());
+  EXPECT_EQ(scope, IslandScope::Job);
+  DeviceRequest device = DeviceRequest::Auto;
+  ScopedEnv hip("HETCCL_DEVICE", "hip");
+  ASSERT_TRUE(readEnum(SettingId::Device, &device).isOk());
+  EXPECT_EQ(device, DeviceRequest::Hip);
+}
+
+TEST_F(SettingsTest, EffectiveSettingsListEveryVariableWithItsSource) {
+  ScopedEnv staging("HETCCL_STAGING", "force"), depth("HETCCL_PIPELINE_DEPTH", "3");
+  hetcclConfig_t config = HETCCL_CONFIG_INITIALIZER;
+  config.pipelineDepth = 5;
+  Settings s;
+  ASSERT_TRUE(loadSettings(&config, &s).isOk());
+  std::vector<EffectiveSetting> all = effectiveSettings(s);
+  size_t hetcclVariables = 0;
+  for (const SettingSpec& spec : settingsTable()) hetcclVariables += spec.section == SettingSection::Hetccl;
+  ASSERT_EQ(all.size(), hetcclVariables);
+  auto find = [&](const std::string& name) {
+    for (const EffectiveSetting& setting : all)
+      if (setting.name == name) return setting;
+    return EffectiveSetting{};
+  };
+  EXPECT_EQ(find("HETCCL_STAGING").value, "force");
+  EXPECT_EQ(find("HETCCL_STAGING").source, SettingSource::Environment);
+  EXPECT_EQ(find("HETCCL_PIPELINE_DEPTH").value, "5");
+  EXPECT_EQ(find("HETCCL_PIPELINE_DEPTH").source, SettingSource::Config);
+  EXPECT_EQ(find("HETCCL_ALGO").value, "auto");
+  EXPECT_EQ(find("HETCCL_ALGO").source, SettingSource::Default);
+  EXPECT_EQ(find("HETCCL_EMULATE_VENDORS").value, "");
+}
+
+TEST_F(SettingsTest, MarkdownListsEveryVariableAndTheAlgorithms) {
+  const std::string markdown = settingsMarkdown(handedInSettingChoices());
+  for (const SettingSpec& spec : settingsTable())
+    EXPECT_NE(markdown.find(std::string("| `") + spec.name + "` |"), std::string::npos) << spec.name;
+  EXPECT_NE(markdown.find("`auto` (default), `ring`, `hier`, `torus`, `small`, `native`"), std::string::npos);
+  EXPECT_NE(markdown.find("| `HETCCL_PIPELINE_DEPTH` | 1–64 (`4`) |"), std::string::npos);
 }
 
 TEST(MpiTransport, SplitsMessagesAboveTheLimit) {

@@ -1,47 +1,36 @@
 #include "device/gpu/device_index.h"
 
-#include <cerrno>
-#include <cstdlib>
+#include <string>
+
+#include "base/settings_reader.h"
 
 namespace hetccl {
-namespace {
-
-// A whole non-negative decimal number, or false.
-bool parseIndex(const char* text, long* value) {
-  if (text == nullptr || *text == '\0') return false;
-  char* end = nullptr;
-  errno = 0;
-  *value = std::strtol(text, &end, 10);
-  return errno == 0 && *end == '\0' && *value >= 0;
-}
-
-}  // namespace
 
 Status chooseDeviceIndex(int visibleDevices, DeviceChoice* choice) {
   if (visibleDevices <= 0)
     return HETCCL_STATUS(Code::DeviceError, "no visible device to choose from");
-  if (const char* forced = std::getenv("HETCCL_DEVICE_ID")) {
-    long index;
-    if (!parseIndex(forced, &index))
-      return HETCCL_STATUS(Code::InvalidArgument, "HETCCL_DEVICE_ID=%s: expected a device index",
-                           forced);
+  long long index = 0;
+  bool forced = false;
+  HETCCL_TRY(readInteger(SettingId::DeviceId, &index, &forced));
+  if (forced) {
     if (index >= visibleDevices)
       return HETCCL_STATUS(Code::InvalidArgument,
-                           "HETCCL_DEVICE_ID=%ld: only %d device(s) visible (after "
+                           "HETCCL_DEVICE_ID=%lld: only %d device(s) visible (after "
                            "CUDA_VISIBLE_DEVICES/ROCR_VISIBLE_DEVICES)",
                            index, visibleDevices);
-    choice->index = int(index);
+    choice->index = static_cast<int>(index);
     choice->reason = "HETCCL_DEVICE_ID=" + std::to_string(index);
     return Status::ok();
   }
-  // Open MPI, Slurm, MPICH/Intel MPI (Hydra), MVAPICH. The first one set wins.
-  static const char* const kLocalRankVariables[] = {
-      "OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", "MPI_LOCALRANKID", "MV2_COMM_WORLD_LOCAL_RANK"};
-  for (const char* variable : kLocalRankVariables) {
-    long rank;
-    if (!parseIndex(std::getenv(variable), &rank)) continue;
-    choice->index = int(rank % visibleDevices);
-    choice->reason = "local rank " + std::to_string(rank) + " (" + variable + ") mod " +
+  // The launcher section of the settings table, in its order: the first one set wins.
+  for (const SettingSpec& spec : settingsTable()) {
+    if (spec.section != SettingSection::Launcher) continue;
+    long long rank = 0;
+    bool set = false;
+    HETCCL_TRY(readInteger(spec.id, &rank, &set));
+    if (!set) continue;
+    choice->index = static_cast<int>(rank % visibleDevices);
+    choice->reason = "local rank " + std::to_string(rank) + " (" + spec.name + ") mod " +
                      std::to_string(visibleDevices) + " device(s)";
     return Status::ok();
   }

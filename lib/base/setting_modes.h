@@ -1,0 +1,21 @@
+// The modes that settings select, as enums: parsed once from the variable's text by the
+// settings table (settings_table.h), compared as values everywhere else.  The log level is
+// log.h's LogLevel; the algorithm is core/settings.h's mapping onto algorithms' Algorithm.
+#pragma once
+
+namespace hetccl {
+
+// HETCCL_STAGING: host-staged transfers when the device's memory is not the host's and MPI is
+// not GPU-aware (Auto), always, also on host devices (Force: tests use it), or never (Off).
+enum class StagingMode : int { Auto, Force, Off };
+
+// HETCCL_ISLAND_SCOPE: islands are ranks of one vendor on one node, or on any node.
+enum class IslandScope : int { Node, Job };
+
+// HETCCL_DEVICE: the first GPU backend that loads, else the host (Auto); or one by name.
+enum class DeviceRequest : int { Auto, Host, Cuda, Hip };
+
+// HETCCL_GPU_AWARE_MPI: ask MPI (Detect), or override its answer.
+enum class GpuAwareMpiOverride : int { Detect, No, Yes };
+
+}  // namespace hetccl
