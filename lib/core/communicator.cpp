@@ -30,16 +30,6 @@ int collectiveTagBase(const hetcclComm& comm, uint32_t sequence) {
   return 1 + kMaxPipelineDepth * (1 + static_cast<int>(sequence % static_cast<uint32_t>(blocks)));
 }
 
-Status ensureScratch(hetcclComm& comm, size_t bytes) {
-  if (bytes <= comm.scratchBytes) return Status::ok();
-  if (comm.scratch) HETCCL_TRY(comm.device->release(comm.scratch));
-  comm.scratch = nullptr;
-  comm.scratchBytes = 0;
-  HETCCL_TRY(comm.device->allocate(&comm.scratch, bytes));
-  comm.scratchBytes = bytes;
-  return Status::ok();
-}
-
 ExecutionSettings executionSettings(const hetcclComm& comm) {
   return ExecutionSettings{comm.settings.chunkBytes, comm.settings.pipelineDepth};
 }
@@ -90,6 +80,7 @@ Status createCommunicator(MPI_Comm userComm, const hetcclConfig_t* config, hetcc
   }
   comm->executor = std::make_unique<Executor>(*device, *c.transport, comm->stream);
   comm->executor->setIslandCollectives(c.islandLibrary.get());
+  comm->scratch = std::make_unique<DeviceBuffer>(*device);
   HETCCL_INFO("comm %p rank %d nranks %d: device %s, vendor %s, island %d of %d (%s), algorithm %s, "
               "chunk %zu B%s, pipeline depth %d, link parameters from %s, transport intra %s inter %s, "
               "island library %s",
@@ -118,7 +109,7 @@ void destroyCommunicator(hetcclComm* comm, bool abort) {
   c.islandLibrary.reset();
   comm->executor.reset();
   c.transport.reset();
-  if (comm->scratch) (void)comm->device->release(comm->scratch);
+  comm->scratch.reset();
   if (comm->stream) (void)comm->device->destroyStream(comm->stream);
   if (comm->mpiComm != MPI_COMM_NULL) MPI_Comm_free(&comm->mpiComm);
   delete comm;
@@ -172,9 +163,9 @@ Status runCollective(hetcclComm& comm, const CollectiveCall& call) {
   HETCCL_TRACE("%s count %zu %s %s root %d: %s, chunk %zu, predicted %.1f us: %s", collectiveName(call.collective),
                call.count, elementTypeName(call.type), reduceOpName(call.op), call.root, algorithmName(choice.algorithm),
                choice.chunkBytes, choice.predictedSeconds * 1e6, describePlan(plan).c_str());
-  HETCCL_TRY(ensureScratch(comm, plan.scratchCount * elementBytes));
+  HETCCL_TRY(comm.scratch->ensure(plan.scratchCount * elementBytes));
   PlanBuffers buffers{const_cast<char*>(static_cast<const char*>(call.sendbuff)),
-                      static_cast<char*>(call.recvbuff), static_cast<char*>(comm.scratch)};
+                      static_cast<char*>(call.recvbuff), comm.scratch->data()};
   const int tagBase = collectiveTagBase(comm, comm.collectiveSequence++);
   ExecutionSettings execution = executionSettings(comm);
   execution.chunkBytes = choice.chunkBytes;
@@ -204,8 +195,8 @@ Status runPointToPoint(hetcclComm& comm, const std::vector<PointToPointCall>& ca
     buffers.push_back(static_cast<char*>(call.buffer));
   }
   RankPlan plan = buildPointToPointPlan(operations, comm.rank, comm.nranks);
-  HETCCL_TRY(ensureScratch(comm, plan.scratchCount));
-  buffers[kScratchBuffer] = static_cast<char*>(comm.scratch);
+  HETCCL_TRY(comm.scratch->ensure(plan.scratchCount));
+  buffers[kScratchBuffer] = comm.scratch->data();
   comm.lastAlgorithm = plan.algorithm;
   HETCCL_TRACE("point-to-point group: %s", describePlan(plan).c_str());
   return comm.executor->run(plan, buffers, ElementType::Uint8, ReduceOp::Sum, pointToPointTagBase(),

@@ -15,6 +15,7 @@
 #include "core/connection.h"
 #include "core/settings.h"
 #include "device/device.h"
+#include "runtime/device_buffer.h"
 #include "runtime/executor.h"
 
 namespace hetccl {
@@ -54,8 +55,7 @@ struct hetcclComm {
   // Topology, islands, link costs, tuner, transports, island library: built at creation.
   hetccl::Connection connection;
   std::unique_ptr<hetccl::Executor> executor;
-  void* scratch = nullptr;
-  size_t scratchBytes = 0;
+  std::unique_ptr<hetccl::DeviceBuffer> scratch;  // the plans' scratch buffer, made with the executor
   uint32_t collectiveSequence = 0;
   std::string lastAlgorithm = "none";
   std::string lastError;
