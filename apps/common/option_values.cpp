@@ -21,12 +21,19 @@ bool parseInteger(const std::string& text, long long lowest, long long highest, 
   return true;
 }
 
-bool parsePositiveReal(const std::string& text, double* value) {
+bool parseReal(const std::string& text, double* value) {
   if (text.empty() || std::isspace(static_cast<unsigned char>(text[0]))) return false;
   char* end = nullptr;
   errno = 0;
   const double number = std::strtod(text.c_str(), &end);
-  if (errno != 0 || *end != '\0' || !std::isfinite(number) || number <= 0) return false;
+  if (errno != 0 || *end != '\0' || !std::isfinite(number)) return false;
+  *value = number;
+  return true;
+}
+
+bool parsePositiveReal(const std::string& text, double* value) {
+  double number = 0;
+  if (!parseReal(text, &number) || number <= 0) return false;
   *value = number;
   return true;
 }

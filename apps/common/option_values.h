@@ -15,7 +15,9 @@ namespace hetccl_apps {
 // overflow.  False otherwise, with *value unchanged.
 bool parseInteger(const std::string& text, long long lowest, long long highest, long long* value);
 
-// A finite real number > 0 ("0.1", "1e-5"), with nothing after it.
+// A finite real number ("0.1", "-2", "1e-5"), with nothing before or after it.
+bool parseReal(const std::string& text, double* value);
+// The same, > 0.
 bool parsePositiveReal(const std::string& text, double* value);
 
 // "an integer >= 1", "0 or 1", "an integer from 1 to 64": what parseInteger accepts, in words.

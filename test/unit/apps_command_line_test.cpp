@@ -133,6 +133,9 @@ TEST(AppsOptionValues, ReadersNameFlagValueAndExpectation) {
   EXPECT_DOUBLE_EQ(x, 1e-3);
   for (const char* bad : {"0", "-1", "inf", "nan", "1e999", "x", ""})
     EXPECT_NE(readPositiveReal(Argument{1, "--lr", bad}, &x), "") << bad;
+  EXPECT_TRUE(parseReal("-2.5", &x));
+  EXPECT_DOUBLE_EQ(x, -2.5);
+  for (const char* bad : {"", " 1", "1 ", "1x", "inf", "nan", "1e999"}) EXPECT_FALSE(parseReal(bad, &x)) << bad;
   size_t bytes = 0;
   EXPECT_EQ(readByteSize(Argument{'b', "-b", "64K"}, 1, &bytes), "");
   EXPECT_EQ(bytes, 64u << 10);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <map>
 #include <numeric>
 
@@ -15,9 +14,7 @@ namespace {
 using hetccl_apps::splitList;
 
 bool parseWeight(const std::string& text, double* weight) {
-  char* end = nullptr;
-  *weight = std::strtod(text.c_str(), &end);
-  return !text.empty() && *end == '\0' && std::isfinite(*weight) && *weight >= 0;
+  return hetccl_apps::parseReal(text, weight) && *weight >= 0;
 }
 
 std::vector<std::string> vendorsInOrder(const std::vector<std::string>& vendorOfRank) {
