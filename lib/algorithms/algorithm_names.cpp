@@ -23,8 +23,8 @@ bool parseAlgorithm(const std::string& name, Algorithm* algorithm) {
 }
 
 const std::vector<Algorithm>& allAlgorithms() {
-  static const std::vector<Algorithm> all{Algorithm::Ring, Algorithm::Hierarchical, Algorithm::Torus,
-                                          Algorithm::Small, Algorithm::Native};
+  static const std::vector<Algorithm> all{Algorithm::Ring, Algorithm::Hierarchical, Algorithm::Torus, Algorithm::Small,
+                                          Algorithm::Native};
   return all;
 }
 

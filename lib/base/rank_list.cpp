@@ -27,8 +27,8 @@ Status parseRankList(const std::string& text, const char* variable, std::vector<
       errno = 0;
       parsed.count = std::strtoll(count.c_str(), &end, 10);
       if (count.empty() || *end != '\0' || errno == ERANGE || parsed.count < 1)
-        return HETCCL_STATUS(Code::InvalidArgument, "%s=%s: bad count in '%s' (expected %s)", variable,
-                             text.c_str(), entry.c_str(), kGrammar);
+        return HETCCL_STATUS(Code::InvalidArgument, "%s=%s: bad count in '%s' (expected %s)", variable, text.c_str(),
+                             entry.c_str(), kGrammar);
     }
     entries->push_back(parsed);
     if (comma == std::string::npos) break;

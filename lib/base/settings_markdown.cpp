@@ -30,12 +30,9 @@ std::string valuesCell(const SettingSpec& spec, const HandedInChoices& handedIn)
     case SettingKind::Integer:
       if (spec.maximum == INT_MAX) return "integer ≥ " + std::to_string(spec.minimum) + defaultSuffix(spec);
       return std::to_string(spec.minimum) + "–" + std::to_string(spec.maximum) + defaultSuffix(spec);
-    case SettingKind::ByteSize:
-      return "bytes, `K`/`M`/`G` suffixes" + defaultSuffix(spec);
-    case SettingKind::RankList:
-      return "`name[:count],...`";
-    case SettingKind::Text:
-      return "text" + defaultSuffix(spec);
+    case SettingKind::ByteSize: return "bytes, `K`/`M`/`G` suffixes" + defaultSuffix(spec);
+    case SettingKind::RankList: return "`name[:count],...`";
+    case SettingKind::Text: return "text" + defaultSuffix(spec);
   }
   return "?";
 }

@@ -131,8 +131,7 @@ Status checkSettingsEnvironment(const HandedInChoices& handedIn) {
           HETCCL_TRY(parseRankList(text, spec.name, &entries));
         }
         break;
-      case SettingKind::Text:
-        break;  // its reader gives it meaning and checks it (links: core/emulation.h)
+      case SettingKind::Text: break;  // its reader gives it meaning and checks it (links: core/emulation.h)
     }
   }
   return Status::ok();

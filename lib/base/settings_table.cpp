@@ -76,25 +76,26 @@ std::vector<SettingSpec> buildTable() {
       withValues(rangeEntry(Id::ChunkBytes, "HETCCL_CHUNK_BYTES", K::ByteSize, 1, LLONG_MAX, "1M",
                             "pipeline chunk; setting it stops the tuner from choosing"),
                  "bytes, `K`/`M`/`G` suffixes (tuned: 256K–4M)"),
-      rangeEntry(Id::PipelineDepth, "HETCCL_PIPELINE_DEPTH", K::Integer, 1, 64, "4",
-                 "chunks in flight per operation"),
+      rangeEntry(Id::PipelineDepth, "HETCCL_PIPELINE_DEPTH", K::Integer, 1, 64, "4", "chunks in flight per operation"),
       withValues(entry(Id::IslandLibrary, "HETCCL_ISLAND_LIBRARY", K::Text, "auto",
                        "the vendor library for island collectives and the native path: auto = NCCL for CUDA, "
                        "RCCL for HIP, none for host devices"),
                  "`auto` (default), `off`, a library name or path"),
-      enumEntry(Id::Staging, "HETCCL_STAGING",
-                {choice("auto", StagingMode::Auto), choice("force", StagingMode::Force), choice("off", StagingMode::Off)},
-                "auto",
-                "host-staged transfers: auto stages device memory when MPI is not GPU-aware; force stages always "
-                "(also host devices)"),
+      enumEntry(
+          Id::Staging, "HETCCL_STAGING",
+          {choice("auto", StagingMode::Auto), choice("force", StagingMode::Force), choice("off", StagingMode::Off)},
+          "auto",
+          "host-staged transfers: auto stages device memory when MPI is not GPU-aware; force stages always "
+          "(also host devices)"),
       enumEntry(Id::GpuAwareMpi, "HETCCL_GPU_AWARE_MPI",
                 {choice("detect", GpuAwareMpiOverride::Detect), choice("0", GpuAwareMpiOverride::No),
                  choice("1", GpuAwareMpiOverride::Yes)},
                 "detect",
                 "override the detection of a GPU-aware MPI (Open MPI: `MPIX_Query_cuda_support`, "
                 "`MPIX_Query_rocm_support`; MPICH: `MPIX_GPU_query_support`), asked for the rank's own device kind"),
-      enumEntry(Id::IslandScope, "HETCCL_ISLAND_SCOPE", {choice("node", IslandScope::Node), choice("job", IslandScope::Job)},
-                "node", "islands per vendor and node, or per vendor across nodes"),
+      enumEntry(Id::IslandScope, "HETCCL_ISLAND_SCOPE",
+                {choice("node", IslandScope::Node), choice("job", IslandScope::Job)}, "node",
+                "islands per vendor and node, or per vendor across nodes"),
       entry(Id::LinkProbe, "HETCCL_LINK_PROBE", K::Bool, "0",
             "`1`: measure link latency and bandwidth at init instead of using defaults"),
       withValues(entry(Id::EmulateVendors, "HETCCL_EMULATE_VENDORS", K::RankList, nullptr,
@@ -102,9 +103,9 @@ std::vector<SettingSpec> buildTable() {
                  "`name[:count],...` in world-rank order"),
       withValues(entry(Id::EmulateNodes, "HETCCL_EMULATE_NODES", K::RankList, nullptr, "give ranks node names"),
                  "`name[:count],...`"),
-      withValues(entry(Id::EmulateLinks, "HETCCL_EMULATE_LINKS", K::Text, nullptr,
-                       "pace transfers within / across islands"),
-                 "`intra:BW:LAT,inter:BW:LAT` (e.g. `inter:1GB/s:20us`)"),
+      withValues(
+          entry(Id::EmulateLinks, "HETCCL_EMULATE_LINKS", K::Text, nullptr, "pace transfers within / across islands"),
+          "`intra:BW:LAT,inter:BW:LAT` (e.g. `inter:1GB/s:20us`)"),
       rangeEntry(Id::TransportMaxMessageBytes, "HETCCL_TRANSPORT_MAX_MESSAGE_BYTES", K::ByteSize, 1, LLONG_MAX, "1G",
                  "largest single MPI message; larger ones are split (tests use it to exercise the split that "
                  "protects `int` counts)"),
@@ -122,7 +123,8 @@ std::vector<SettingSpec> buildTable() {
 
 std::string joinNames(const std::vector<SettingChoice>& choices) {
   std::string text;
-  for (size_t i = 0; i < choices.size(); ++i) text += (i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") + choices[i].name;
+  for (size_t i = 0; i < choices.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") + choices[i].name;
   return text;
 }
 
@@ -145,7 +147,8 @@ bool matchChoice(const std::vector<SettingChoice>& choices, const std::string& t
   for (const SettingChoice& choice : choices) {
     bool same = choice.name.size() == text.size();
     for (size_t i = 0; same && i < text.size(); ++i)
-      same = std::tolower(static_cast<unsigned char>(choice.name[i])) == std::tolower(static_cast<unsigned char>(text[i]));
+      same =
+          std::tolower(static_cast<unsigned char>(choice.name[i])) == std::tolower(static_cast<unsigned char>(text[i]));
     if (same) {
       *value = choice.value;
       return true;
@@ -156,19 +159,15 @@ bool matchChoice(const std::vector<SettingChoice>& choices, const std::string& t
 
 std::string acceptedValues(const SettingSpec& spec, const std::vector<SettingChoice>& choices) {
   switch (spec.kind) {
-    case SettingKind::Bool:
-      return "0 or 1";
+    case SettingKind::Bool: return "0 or 1";
     case SettingKind::Integer:
       if (spec.maximum == INT_MAX) return "an integer >= " + std::to_string(spec.minimum);
       return "an integer from " + std::to_string(spec.minimum) + " to " + std::to_string(spec.maximum);
     case SettingKind::ByteSize:
       return "a byte count >= " + std::to_string(spec.minimum) + " (digits with an optional K, M or G suffix)";
-    case SettingKind::Enum:
-      return choices.empty() ? "a name" : joinNames(choices);
-    case SettingKind::RankList:
-      return "name[:count],... (e.g. nvidia:2,amd:2)";
-    case SettingKind::Text:
-      return "any text";
+    case SettingKind::Enum: return choices.empty() ? "a name" : joinNames(choices);
+    case SettingKind::RankList: return "name[:count],... (e.g. nvidia:2,amd:2)";
+    case SettingKind::Text: return "any text";
   }
   return "?";
 }

@@ -13,11 +13,27 @@
 namespace hetccl {
 
 enum class SettingId : int {
-  Debug, DebugFile, Device, DeviceId, Algorithm, ChunkBytes, PipelineDepth, IslandLibrary,
-  Staging, GpuAwareMpi, IslandScope, LinkProbe, EmulateVendors, EmulateNodes, EmulateLinks,
+  Debug,
+  DebugFile,
+  Device,
+  DeviceId,
+  Algorithm,
+  ChunkBytes,
+  PipelineDepth,
+  IslandLibrary,
+  Staging,
+  GpuAwareMpi,
+  IslandScope,
+  LinkProbe,
+  EmulateVendors,
+  EmulateNodes,
+  EmulateLinks,
   TransportMaxMessageBytes,
   // Exported by launchers, read to pick a GPU: Open MPI, Slurm, MPICH/Intel MPI (Hydra), MVAPICH.
-  OmpiLocalRank, SlurmLocalId, HydraLocalRank, MvapichLocalRank,
+  OmpiLocalRank,
+  SlurmLocalId,
+  HydraLocalRank,
+  MvapichLocalRank,
   Count
 };
 

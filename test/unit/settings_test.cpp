@@ -25,7 +25,10 @@ namespace {
 class ScopedEnv {
  public:
   ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) { hadOld_ = true; old_ = old; }
+    if (const char* old = std::getenv(name)) {
+      hadOld_ = true;
+      old_ = old;
+    }
     value ? setenv(name, value, 1) : unsetenv(name);
   }
   ~ScopedEnv() { hadOld_ ? setenv(name_.c_str(), old_.c_str(), 1) : unsetenv(name_.c_str()); }
@@ -89,8 +92,7 @@ TEST_F(SettingsTest, AlgorithmNamesComeFromTheAlgorithms) {
   const auto& choices = algorithmChoices();
   ASSERT_EQ(choices.size(), allAlgorithms().size() + 1);
   EXPECT_EQ(choices[0].name, "auto");
-  for (size_t i = 0; i < allAlgorithms().size(); ++i)
-    EXPECT_EQ(choices[i + 1].name, algorithmName(allAlgorithms()[i]));
+  for (size_t i = 0; i < allAlgorithms().size(); ++i) EXPECT_EQ(choices[i + 1].name, algorithmName(allAlgorithms()[i]));
 }
 
 // ---- every variable, good and bad values -------------------------------------------------
@@ -107,18 +109,26 @@ const std::vector<VariableCase>& variableCases() {
       {"HETCCL_DEBUG", {"NONE", "warn", "INFO", "TRACE"}, {"NONSENSE", "1", "INFO2"}, "NONE, WARN, INFO or TRACE"},
       {"HETCCL_DEVICE", {"auto", "host", "CUDA", "hip"}, {"gpu", "host "}, "auto, host, cuda or hip"},
       {"HETCCL_DEVICE_ID", {"0", "3"}, {"-5", "x", "1.5", "99999999999"}, "an integer >= 0"},
-      {"HETCCL_ALGO", {"auto", "ring", "HIER", "torus", "small", "native"}, {"butterfly", "ring,hier"},
+      {"HETCCL_ALGO",
+       {"auto", "ring", "HIER", "torus", "small", "native"},
+       {"butterfly", "ring,hier"},
        "auto, ring, hier, torus, small or native"},
-      {"HETCCL_CHUNK_BYTES", {"1", "64K", "8MB", "2g"}, {"lots", "0", "-1", "1.5M", "99999999999999999999"},
+      {"HETCCL_CHUNK_BYTES",
+       {"1", "64K", "8MB", "2g"},
+       {"lots", "0", "-1", "1.5M", "99999999999999999999"},
        "a byte count >= 1"},
-      {"HETCCL_PIPELINE_DEPTH", {"1", "7", "64"}, {"abc", "4294967297", "0", "65", "-1", "4x"},
+      {"HETCCL_PIPELINE_DEPTH",
+       {"1", "7", "64"},
+       {"abc", "4294967297", "0", "65", "-1", "4x"},
        "an integer from 1 to 64"},
       {"HETCCL_STAGING", {"auto", "force", "OFF"}, {"on", "yes"}, "auto, force or off"},
       {"HETCCL_GPU_AWARE_MPI", {"detect", "0", "1"}, {"yes", "2"}, "detect, 0 or 1"},
       {"HETCCL_ISLAND_SCOPE", {"node", "JOB"}, {"world"}, "node or job"},
       {"HETCCL_LINK_PROBE", {"0", "1"}, {"yes", "2", "true"}, "0 or 1"},
-      {"HETCCL_EMULATE_VENDORS", {"nvidia:2,amd:2", "nvidia,amd", "nvidia:99999999999"},
-       {"nvidia:", ":2", "nvidia:0", "nvidia:x", "a:1:2", "nvidia,,amd"}, "name[:count],..."},
+      {"HETCCL_EMULATE_VENDORS",
+       {"nvidia:2,amd:2", "nvidia,amd", "nvidia:99999999999"},
+       {"nvidia:", ":2", "nvidia:0", "nvidia:x", "a:1:2", "nvidia,,amd"},
+       "name[:count],..."},
       {"HETCCL_EMULATE_NODES", {"n0:2,n1:2"}, {"n0:-1", "n0:2,"}, "name[:count],..."},
       {"HETCCL_TRANSPORT_MAX_MESSAGE_BYTES", {"1", "1G"}, {"0", "big"}, "a byte count >= 1"},
   };
@@ -219,8 +229,7 @@ TEST(RankList, RefusesAListThatIsNotTheJob) {
   // A count far beyond the job is an error about the job, not an attempt to allocate it.
   const Status huge = expandRankList("nvidia:99999999999", 4, "HETCCL_EMULATE_VENDORS", &names);
   EXPECT_EQ(huge.code(), Code::InvalidArgument);
-  EXPECT_NE(huge.message().find("describes more than 4 ranks but the job has 4"), std::string::npos)
-      << huge.message();
+  EXPECT_NE(huge.message().find("describes more than 4 ranks but the job has 4"), std::string::npos) << huge.message();
   const Status overflow = expandRankList("nvidia:99999999999999999999999", 4, "HETCCL_EMULATE_VENDORS", &names);
   EXPECT_EQ(overflow.code(), Code::InvalidArgument);
 }
@@ -229,11 +238,16 @@ TEST(RankList, RefusesAListThatIsNotTheJob) {
 
 TEST(Settings, ParsesByteSizes) {
   size_t bytes = 0;
-  EXPECT_TRUE(parseByteSize("4096", &bytes)); EXPECT_EQ(bytes, 4096u);
-  EXPECT_TRUE(parseByteSize("512K", &bytes)); EXPECT_EQ(bytes, 512u << 10);
-  EXPECT_TRUE(parseByteSize("2M", &bytes)); EXPECT_EQ(bytes, 2u << 20);
-  EXPECT_TRUE(parseByteSize("1g", &bytes)); EXPECT_EQ(bytes, size_t{1} << 30);
-  EXPECT_TRUE(parseByteSize("8MB", &bytes)); EXPECT_EQ(bytes, 8u << 20);
+  EXPECT_TRUE(parseByteSize("4096", &bytes));
+  EXPECT_EQ(bytes, 4096u);
+  EXPECT_TRUE(parseByteSize("512K", &bytes));
+  EXPECT_EQ(bytes, 512u << 10);
+  EXPECT_TRUE(parseByteSize("2M", &bytes));
+  EXPECT_EQ(bytes, 2u << 20);
+  EXPECT_TRUE(parseByteSize("1g", &bytes));
+  EXPECT_EQ(bytes, size_t{1} << 30);
+  EXPECT_TRUE(parseByteSize("8MB", &bytes));
+  EXPECT_EQ(bytes, 8u << 20);
   for (const char* bad : {"", "-1", "12X", "M", "1.5M", "99999999999999999999"})
     EXPECT_FALSE(parseByteSize(bad, &bytes)) << bad;
 }
