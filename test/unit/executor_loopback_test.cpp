@@ -62,7 +62,7 @@ std::vector<std::vector<bool>> delegationsFor(int islands) {
 }
 
 // Draws the parameters that each case varies around its plan: a fixed seed, so every run of
-// the suite runs the same cases (a failure prints all of them).
+// the suite runs the same cases (a failure prints every parameter of its case).
 class Variation {
  public:
   template <class T> T pick(const std::vector<T>& choices) { return choices[next_() % choices.size()]; }
