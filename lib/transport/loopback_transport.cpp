@@ -41,8 +41,10 @@ void LoopbackFabric::post(const std::shared_ptr<Posting>& posting) {
   }
   std::shared_ptr<Posting> partner = std::move(waiting.front());
   waiting.pop_front();
-  if (posting->isSend) complete(*posting, *partner);
-  else complete(*partner, *posting);
+  if (posting->isSend)
+    complete(*posting, *partner);
+  else
+    complete(*partner, *posting);
 }
 
 void LoopbackFabric::withdraw(const std::shared_ptr<Posting>& posting) {
@@ -62,7 +64,8 @@ class LoopbackTransfer : public Transfer {
   // A transfer dropped before completion (an aborted operation): its buffer may be freed, so
   // no later partner may copy into or out of it.
   ~LoopbackTransfer() override {
-    if (posting_->state.load(std::memory_order_acquire) == LoopbackFabric::Posting::Pending) fabric_->withdraw(posting_);
+    if (posting_->state.load(std::memory_order_acquire) == LoopbackFabric::Posting::Pending)
+      fabric_->withdraw(posting_);
   }
 
   Status test(bool* done) override {
@@ -70,19 +73,17 @@ class LoopbackTransfer : public Transfer {
     *done = false;
     const Posting& p = *posting_;
     switch (p.state.load(std::memory_order_acquire)) {
-      case Posting::Done:
-        *done = true;
-        return Status::ok();
+      case Posting::Done: *done = true; return Status::ok();
       case Posting::Truncated:
         return HETCCL_STATUS(Code::SystemError,
                              "receive of %zu bytes from rank %d (tag %d) truncated a message of %zu bytes", p.bytes,
                              p.source, p.tag, p.partnerBytes);
-      default:
-        break;
+      default: break;
     }
     if (fabric_->aborted())
-      return HETCCL_STATUS(Code::RemoteError, "%s rank %d (tag %d) abandoned: %s", p.isSend ? "send to" : "receive from",
-                           p.isSend ? p.destination : p.source, p.tag, fabric_->abortReason().c_str());
+      return HETCCL_STATUS(Code::RemoteError, "%s rank %d (tag %d) abandoned: %s",
+                           p.isSend ? "send to" : "receive from", p.isSend ? p.destination : p.source, p.tag,
+                           fabric_->abortReason().c_str());
     return Status::ok();
   }
 

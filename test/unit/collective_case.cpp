@@ -30,8 +30,7 @@ namespace {
 // Outside every input value, so that an element nobody wrote stands out.
 constexpr double kUnwritten = -1;
 
-Status mismatch(const RankPlan& plan, const char* what, size_t index, double expected,
-                double found) {
+Status mismatch(const RankPlan& plan, const char* what, size_t index, double expected, double found) {
   return HETCCL_STATUS(Code::InternalError, "%s element %zu is %g, expected %g\n%s", what, index, found, expected,
                        describePlan(plan).c_str());
 }

@@ -17,7 +17,7 @@ namespace hetccl {
 struct CollectiveCase {
   Algorithm algorithm = Algorithm::Ring;
   CollectiveShape shape;
-  std::vector<int> islandIds;      // per rank; its size is the rank count
+  std::vector<int> islandIds;       // per rank; its size is the rank count
   std::vector<bool> islandLibrary;  // per island: its island steps go to island collectives
   bool vendorIslandSteps = true;    // PlanRequest's: false keeps hetccl's own island algorithms
   bool inPlace = false;

@@ -9,10 +9,8 @@ size_t inputCount(const CollectiveShape& shape) {
   const size_t p = static_cast<size_t>(shape.nranks);
   switch (shape.collective) {
     case Collective::ReduceScatter:
-    case Collective::AlltoAll:
-      return shape.count * p;
-    default:
-      return shape.count;
+    case Collective::AlltoAll: return shape.count * p;
+    default: return shape.count;
   }
 }
 
@@ -20,10 +18,8 @@ size_t outputCount(const CollectiveShape& shape) {
   const size_t p = static_cast<size_t>(shape.nranks);
   switch (shape.collective) {
     case Collective::AllGather:
-    case Collective::AlltoAll:
-      return shape.count * p;
-    default:
-      return shape.count;
+    case Collective::AlltoAll: return shape.count * p;
+    default: return shape.count;
   }
 }
 
@@ -52,28 +48,24 @@ double reduced(const CollectiveShape& shape, ElementType type, size_t index) {
 std::optional<double> expectedOutput(const CollectiveShape& shape, ElementType type, int rank, size_t index) {
   const size_t n = shape.count;
   switch (shape.collective) {
-    case Collective::AllReduce:
-      return reduced(shape, type, index);
-    case Collective::ReduceScatter:
-      return reduced(shape, type, rank * n + index);
-    case Collective::AllGather:
-      return inputValue(static_cast<int>(index / n), index % n);
-    case Collective::Broadcast:
-      return inputValue(shape.root, index);
+    case Collective::AllReduce: return reduced(shape, type, index);
+    case Collective::ReduceScatter: return reduced(shape, type, rank * n + index);
+    case Collective::AllGather: return inputValue(static_cast<int>(index / n), index % n);
+    case Collective::Broadcast: return inputValue(shape.root, index);
     case Collective::Reduce:
       if (rank != shape.root) return std::nullopt;
       return reduced(shape, type, index);
-    case Collective::AlltoAll:
-      return inputValue(static_cast<int>(index / n), rank * n + index % n);
-    case Collective::SendRecv:
-      return inputValue(modRank(rank - 1, shape.nranks), index);
+    case Collective::AlltoAll: return inputValue(static_cast<int>(index / n), rank * n + index % n);
+    case Collective::SendRecv: return inputValue(modRank(rank - 1, shape.nranks), index);
   }
   return std::nullopt;
 }
 
 void storeElement(void* buffer, size_t index, ElementType type, double value) {
-  if (type == ElementType::Float32) static_cast<float*>(buffer)[index] = static_cast<float>(value);
-  else static_cast<int32_t*>(buffer)[index] = static_cast<int32_t>(value);
+  if (type == ElementType::Float32)
+    static_cast<float*>(buffer)[index] = static_cast<float>(value);
+  else
+    static_cast<int32_t*>(buffer)[index] = static_cast<int32_t>(value);
 }
 
 double loadElement(const void* buffer, size_t index, ElementType type) {

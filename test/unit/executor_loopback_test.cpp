@@ -65,7 +65,10 @@ std::vector<std::vector<bool>> delegationsFor(int islands) {
 // the suite runs the same cases (a failure prints every parameter of its case).
 class Variation {
  public:
-  template <class T> T pick(const std::vector<T>& choices) { return choices[next_() % choices.size()]; }
+  template <class T>
+  T pick(const std::vector<T>& choices) {
+    return choices[next_() % choices.size()];
+  }
 
  private:
   std::mt19937 next_{20261201};
@@ -295,7 +298,8 @@ TEST(ExecutorLoopback, PointToPointGroups) {
           return swapInPlace(context, chunk, depth);
         });
         ASSERT_TRUE(status.isOk()) << p << " ranks over " << links.describe() << ", chunk " << chunk << " depth "
-                                   << depth << "\n" << status.message();
+                                   << depth << "\n"
+                                   << status.message();
       }
 }
 

@@ -219,8 +219,8 @@ TEST(ShapedTransport, ATransferTakesAtLeastTheModelledTime) {
     const double elapsed = monotonicSeconds() - start;
     const double modelled = context.rank == 0 ? 6e-3 : 8e-3;
     if (elapsed < modelled)
-      return HETCCL_STATUS(Code::InternalError, "rank %d finished after %.2f ms, the model says %.2f ms",
-                           context.rank, elapsed * 1e3, modelled * 1e3);
+      return HETCCL_STATUS(Code::InternalError, "rank %d finished after %.2f ms, the model says %.2f ms", context.rank,
+                           elapsed * 1e3, modelled * 1e3);
     return Status::ok();
   });
   ASSERT_TRUE(status.isOk()) << status.message();

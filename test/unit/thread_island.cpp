@@ -34,8 +34,8 @@ bool ThreadIsland::arriveAndWait() {
   return generation_ != mine;
 }
 
-Status ThreadIslandCollectives::enqueue(const Op& op, const void* src, void* dst, ElementType type,
-                                        ReduceOp reduction, StreamHandle stream) {
+Status ThreadIslandCollectives::enqueue(const Op& op, const void* src, void* dst, ElementType type, ReduceOp reduction,
+                                        StreamHandle stream) {
   HETCCL_TRY(device_.synchronizeStream(stream));
   if (!island_->publishAndWait(index_, src))
     return HETCCL_STATUS(Code::RemoteError, "%s abandoned: another member of the island failed", opKindName(op.kind));
@@ -58,11 +58,8 @@ Status ThreadIslandCollectives::enqueue(const Op& op, const void* src, void* dst
     case OpKind::IslandAllGather:
       for (int m = 0; m < g; ++m) result.insert(result.end(), at(m, 0), at(m, op.src.count));
       break;
-    case OpKind::IslandBroadcast:
-      result.assign(at(op.peer, 0), at(op.peer, op.src.count));
-      break;
-    default:
-      return HETCCL_STATUS(Code::InternalError, "%s is not an island collective", opKindName(op.kind));
+    case OpKind::IslandBroadcast: result.assign(at(op.peer, 0), at(op.peer, op.src.count)); break;
+    default: return HETCCL_STATUS(Code::InternalError, "%s is not an island collective", opKindName(op.kind));
   }
   if (!island_->arriveAndWait())
     return HETCCL_STATUS(Code::RemoteError, "%s abandoned: another member of the island failed", opKindName(op.kind));

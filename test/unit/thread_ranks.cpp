@@ -95,7 +95,7 @@ class JobState {
   }
 
   const std::shared_ptr<LoopbackFabric> fabric;
-  const std::unique_ptr<Device> sharedDevice;  // null: every rank makes its own
+  const std::unique_ptr<Device> sharedDevice;          // null: every rank makes its own
   std::vector<std::shared_ptr<ThreadIsland>> islands;  // per island; null without a library
 
  private:
@@ -115,8 +115,8 @@ Status buildTransport(const ThreadJob& job, const TopologyView& topology, JobSta
                       std::unique_ptr<Transport>* transport) {
   std::unique_ptr<Transport> stack = std::make_unique<LoopbackTransport>(state.fabric, rank);
   if (job.links.staged) {
-    auto staged = std::make_unique<StagedTransport>(std::move(stack), device, job.links.stagingSlotBytes,
-                                                    job.links.stagingSlots);
+    auto staged =
+        std::make_unique<StagedTransport>(std::move(stack), device, job.links.stagingSlotBytes, job.links.stagingSlots);
     HETCCL_TRY(staged->initialize());
     stack = std::move(staged);
   }
@@ -142,8 +142,8 @@ Status runBody(const ThreadJob& job, const TopologyView& topology, JobState& sta
   const int island = topology.islandOf[rank];
   std::unique_ptr<ThreadIslandCollectives> islandCollectives;
   if (state.islands[island]) {
-    islandCollectives = std::make_unique<ThreadIslandCollectives>(state.islands[island],
-                                                                  topology.indexInIsland[rank], device);
+    islandCollectives =
+        std::make_unique<ThreadIslandCollectives>(state.islands[island], topology.indexInIsland[rank], device);
     executor.setIslandCollectives(islandCollectives.get());
   }
   RankContext context{rank, job.nranks, device, stream, *transport, executor};
