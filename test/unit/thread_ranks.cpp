@@ -9,7 +9,7 @@
 #include "device/host/host_device.h"
 #include "thread_island.h"
 #include "transport/loopback_transport.h"
-#include "transport/staged_transport.h"
+#include "transport/transport_stack.h"
 
 namespace hetccl {
 
@@ -111,23 +111,24 @@ class JobState {
   Status firstFailure_;
 };
 
+// The library's own factory builds the stack, with the loopback as the wire, so the tests run
+// exactly the decorators a communicator would stack on MPI.
 Status buildTransport(const ThreadJob& job, const TopologyView& topology, JobState& state, int rank, Device& device,
                       std::unique_ptr<Transport>* transport) {
-  std::unique_ptr<Transport> stack = std::make_unique<LoopbackTransport>(state.fabric, rank);
-  if (job.links.staged) {
-    auto staged =
-        std::make_unique<StagedTransport>(std::move(stack), device, job.links.stagingSlotBytes, job.links.stagingSlots);
-    HETCCL_TRY(staged->initialize());
-    stack = std::move(staged);
-  }
+  TransportStackOptions options;
+  options.wireName = "loopback";
+  options.hostMemory = true;
+  options.stage = job.links.staged;
+  options.stagingSlotBytes = job.links.stagingSlotBytes;
+  options.stagingSlots = job.links.stagingSlots;
   if (job.links.shaped) {
-    std::vector<int> classOfPeer;
     for (int peer = 0; peer < job.nranks; ++peer)
-      classOfPeer.push_back(topology.islandOf[peer] == topology.islandOf[rank] ? 0 : 1);
-    stack = std::make_unique<ShapedTransport>(std::move(stack), classOfPeer,
-                                              std::vector<LinkPacing>{job.links.intraIsland, job.links.interIsland});
+      options.linkClassOfPeer.push_back(topology.islandOf[peer] == topology.islandOf[rank] ? 0 : 1);
+    options.pacing = {job.links.intraIsland, job.links.interIsland};
   }
-  *transport = std::move(stack);
+  TransportStack stack;
+  HETCCL_TRY(buildTransportStack(std::make_unique<LoopbackTransport>(state.fabric, rank), device, options, &stack));
+  *transport = std::move(stack.transport);
   return Status::ok();
 }
 

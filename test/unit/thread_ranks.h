@@ -19,7 +19,7 @@
 #include "base/status.h"
 #include "device/device.h"
 #include "runtime/executor.h"
-#include "transport/shaped_transport.h"
+#include "transport/link_pacing.h"
 #include "transport/transport.h"
 
 namespace hetccl {
