@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "thread_ranks.h"
+#include "transport/shaped_transport.h"
 
 namespace hetccl {
 namespace {
