@@ -11,9 +11,10 @@ The layers (docs/ARCHITECTURE.md), each allowed to include only itself and what 
   core        everything below, and the public header
   nccl        the public header and core (the NCCL drop-in sits on top)
 """
-import os
 import re
 import sys
+
+from source_files import source_files
 
 ALLOWED = {
     "base": {"base"},
@@ -32,29 +33,22 @@ FORBIDDEN_SYSTEM = {
 }
 PROJECT = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 SYSTEM = re.compile(r"^\s*#\s*include\s+<([^>]+)>")
-SOURCES = (".c", ".cc", ".cpp", ".cu", ".h", ".hpp", ".hip")
 
 
 def main():
-    lib = os.path.join(sys.argv[1], "lib")
     offenders = []
-    for layer, allowed in ALLOWED.items():
-        for directory, _, files in os.walk(os.path.join(lib, layer)):
-            for name in files:
-                if not name.endswith(SOURCES):
-                    continue
-                path = os.path.join(directory, name)
-                relative = os.path.relpath(path, lib)
-                with open(path, encoding="utf-8", errors="replace") as f:
-                    for number, line in enumerate(f, 1):
-                        project = PROJECT.match(line)
-                        if project and "/" in project.group(1):
-                            target = project.group(1).split("/")[0]
-                            if target not in allowed:
-                                offenders.append(f"lib/{relative}:{number}: {layer} includes {project.group(1)}")
-                        system = SYSTEM.match(line)
-                        if system and system.group(1) in FORBIDDEN_SYSTEM.get(layer, ()):
-                            offenders.append(f"lib/{relative}:{number}: {layer} includes <{system.group(1)}>")
+    for relative, lines in source_files(sys.argv[1], ["lib"]):
+        layer = relative.split("/")[1]
+        allowed = ALLOWED.get(layer)
+        if allowed is None:
+            continue
+        for number, line in enumerate(lines, 1):
+            project = PROJECT.match(line)
+            if project and "/" in project.group(1) and project.group(1).split("/")[0] not in allowed:
+                offenders.append(f"{relative}:{number}: {layer} includes {project.group(1)}")
+            system = SYSTEM.match(line)
+            if system and system.group(1) in FORBIDDEN_SYSTEM.get(layer, ()):
+                offenders.append(f"{relative}:{number}: {layer} includes <{system.group(1)}>")
     if offenders:
         print("includes that point up the layers (see docs/ARCHITECTURE.md):")
         print("\n".join(offenders))
