@@ -34,7 +34,8 @@ struct LogSink {
   LogSink() : level(levelFromSettings()) {
     gethostname(host, sizeof host - 1);
     if (char* dot = std::strchr(host, '.')) *dot = '\0';
-    const std::string pattern = readText(SettingId::DebugFile);
+    // Only a log that will be written needs its file (NCCL also ignores NCCL_DEBUG_FILE then).
+    const std::string pattern = level == LogLevel::None ? std::string() : readText(SettingId::DebugFile);
     if (!pattern.empty()) {
       std::string path;
       for (const char* c = pattern.c_str(); *c; ++c) {

@@ -68,13 +68,13 @@ Status createCommunicator(MPI_Comm userComm, const hetcclConfig_t* config, hetcc
   comm->id = agreed;
   lastId = agreed;
 
+  // The stream comes after connect(): every rank must reach connect's collectives, and a
+  // failure that only this rank sees must not leave the others waiting in them.
   Status status = connect(comm->mpiComm, settings, *device, &comm->connection);
   Connection& c = comm->connection;
   if (status.isOk()) status = device->createStream(&comm->stream);
   if (!status.isOk()) {
-    if (c.islandLibrary) c.islandLibrary->close(true);
-    c.islandLibrary.reset();
-    c.transport.reset();
+    abandon(c);
     MPI_Comm_free(&comm->mpiComm);
     return status;
   }

@@ -50,6 +50,9 @@ Status buildTransport(MPI_Comm comm, const Settings& settings, Device& device, c
 
 Status connect(MPI_Comm comm, const Settings& settings, Device& device, Connection* connection) {
   Connection c;
+  // Local settings first: a typo must not cost a vendor communicator made and then aborted.
+  EmulatedLinks emulated;
+  HETCCL_TRY(emulatedLinksFromSettings(&emulated));
   RankDescriptor mine;
   HETCCL_TRY(describeThisRank(deviceKindName(device.kind()), device.description(), &mine));
   HETCCL_TRY(discoverTopology(comm, mine, &c.topology));
@@ -65,20 +68,24 @@ Status connect(MPI_Comm comm, const Settings& settings, Device& device, Connecti
   c.topology.view.islandLibrary = decision.islandHasLibrary;
   c.islandLibrary = std::move(decision.library);
 
-  // From here on a failure must close the island's vendor communicator (the destructor would
+  // From here on a failure must abort the island's vendor communicator (destroying it would
   // wait for peers that may have failed too).
   auto closeOnFailure = [&](Status status) {
-    if (!status.isOk() && c.islandLibrary) c.islandLibrary->close(true);
+    if (!status.isOk()) abandon(c);
     return status;
   };
-  EmulatedLinks emulated;
-  HETCCL_TRY(closeOnFailure(emulatedLinksFromSettings(&emulated)));
   HETCCL_TRY(closeOnFailure(chooseLinkParameters(comm, c.topology, emulated, &c.links)));
   c.tuner = Tuner(c.topology.view, c.links.costs, tunerSettings(settings));
   HETCCL_TRY(closeOnFailure(c.tuner.validate()));
   HETCCL_TRY(closeOnFailure(buildTransport(comm, settings, device, emulated, &c)));
   *connection = std::move(c);
   return Status::ok();
+}
+
+void abandon(Connection& connection) {
+  if (connection.islandLibrary) connection.islandLibrary->close(true);
+  connection.islandLibrary.reset();
+  connection.transport.reset();
 }
 
 }  // namespace hetccl

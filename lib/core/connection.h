@@ -37,5 +37,8 @@ struct Connection {
 // Collective over `comm` (the communicator's private duplicate).  On failure nothing is left
 // open.
 Status connect(MPI_Comm comm, const Settings& settings, Device& device, Connection* connection);
+// Closes what connect() built without waiting for any peer (the island's vendor communicator
+// is aborted, not destroyed): for a creation that fails after connect() succeeded.
+void abandon(Connection& connection);
 
 }  // namespace hetccl

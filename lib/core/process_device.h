@@ -1,4 +1,4 @@
-// The device this process drives.  One process drives one device (DESIGN.md), and
+// The device this process drives.  One process drives one device (docs/ARCHITECTURE.md), and
 // hetcclMemAlloc has no communicator argument (as ncclMemAlloc), so the device is chosen once
 // per process, on first use, by HETCCL_DEVICE=auto|host|cuda|hip.
 #pragma once

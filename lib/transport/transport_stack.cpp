@@ -31,6 +31,13 @@ Status buildTransportStack(std::unique_ptr<Transport> wire, Device& device, cons
   const bool anyPaced = std::any_of(options.pacing.begin(), options.pacing.end(),
                                     [](const LinkPacing& pacing) { return pacing.paced; });
   if (anyPaced) {
+    if (static_cast<int>(options.linkClassOfPeer.size()) != transport->size())
+      return HETCCL_STATUS(Code::InternalError, "link pacing needs the link class of all %d peers, got %zu",
+                           transport->size(), options.linkClassOfPeer.size());
+    for (int linkClass : options.linkClassOfPeer)
+      if (linkClass < 0 || static_cast<size_t>(linkClass) >= options.pacing.size())
+        return HETCCL_STATUS(Code::InternalError, "link class %d has no pacing (%zu classes)", linkClass,
+                             options.pacing.size());
     for (size_t c = 0; c < options.pacing.size(); ++c)
       if (options.pacing[c].paced) names[c] += "+paced(" + describeLinkPacing(options.pacing[c]) + ")";
     transport = std::make_unique<ShapedTransport>(std::move(transport), options.linkClassOfPeer, options.pacing);

@@ -25,9 +25,10 @@ struct TransportStackOptions {
   bool stage = false;
   size_t stagingSlotBytes = size_t{1} << 20;
   int stagingSlots = 8;
-  // Per peer, its link class (an index into `pacing`); empty or no class paced: no pacing.
-  std::vector<int> linkClassOfPeer;
+  // Per link class, its pacing; when any class is paced, linkClassOfPeer must give every peer's
+  // class (an index into `pacing`).  No class paced: no pacing decorator at all.
   std::vector<LinkPacing> pacing;
+  std::vector<int> linkClassOfPeer;
 };
 
 struct TransportStack {

@@ -27,8 +27,9 @@ Status chooseDeviceIndex(int visibleDevices, DeviceChoice* choice) {
     if (spec.section != SettingSection::Launcher) continue;
     long long rank = 0;
     bool set = false;
-    HETCCL_TRY(readInteger(spec.id, &rank, &set));
-    if (!set) continue;
+    // The launchers' variables are not hetccl's to judge: one we cannot use is passed over,
+    // as if unset, and the next launcher's is tried.
+    if (!readInteger(spec.id, &rank, &set).isOk() || !set || rank < 0) continue;
     choice->index = static_cast<int>(rank % visibleDevices);
     choice->reason = "local rank " + std::to_string(rank) + " (" + spec.name + ") mod " +
                      std::to_string(visibleDevices) + " device(s)";

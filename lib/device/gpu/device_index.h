@@ -1,4 +1,4 @@
-// Which of the visible GPUs this process drives. One process drives one device (DESIGN.md), so
+// Which of the visible GPUs this process drives. One process drives one device (docs/ARCHITECTURE.md), so
 // ranks sharing a node must spread over its devices: by HETCCL_DEVICE_ID when the user says,
 // else by the node-local rank that the launcher exports, modulo the devices this process sees
 // (CUDA_VISIBLE_DEVICES / ROCR_VISIBLE_DEVICES are applied by the runtimes before counting).
