@@ -1,7 +1,8 @@
 #include "base/rank_list.h"
 
-#include <cerrno>
-#include <cstdlib>
+#include <climits>
+
+#include "base/numbers.h"
 
 namespace hetccl {
 
@@ -22,11 +23,7 @@ Status parseRankList(const std::string& text, const char* variable, std::vector<
       return HETCCL_STATUS(Code::InvalidArgument, "%s=%s: bad entry '%s' (expected %s)", variable, text.c_str(),
                            entry.c_str(), kGrammar);
     if (colon != std::string::npos) {
-      const std::string count = entry.substr(colon + 1);
-      char* end = nullptr;
-      errno = 0;
-      parsed.count = std::strtoll(count.c_str(), &end, 10);
-      if (count.empty() || *end != '\0' || errno == ERANGE || parsed.count < 1)
+      if (!parseInteger(entry.substr(colon + 1), 1, LLONG_MAX, &parsed.count))
         return HETCCL_STATUS(Code::InvalidArgument, "%s=%s: bad count in '%s' (expected %s)", variable, text.c_str(),
                              entry.c_str(), kGrammar);
     }

@@ -1,10 +1,10 @@
 #include "base/settings_reader.h"
 
 #include <cctype>
-#include <cerrno>
 #include <cstdlib>
 
 #include "base/byte_size.h"
+#include "base/numbers.h"
 #include "base/rank_list.h"
 
 namespace hetccl {
@@ -21,14 +21,6 @@ const char* textOrDefault(const SettingSpec& spec, bool* set) {
   const char* text = settingText(spec.id);
   if (set) *set = text != nullptr || spec.defaultValue != nullptr;
   return text ? text : spec.defaultValue;
-}
-
-// A whole decimal number with an optional sign; false on anything else or on overflow.
-bool parseWholeNumber(const char* text, long long* value) {
-  char* end = nullptr;
-  errno = 0;
-  *value = std::strtoll(text, &end, 10);
-  return end != text && *end == '\0' && errno != ERANGE && !std::isspace(static_cast<unsigned char>(*text));
 }
 
 }  // namespace
@@ -67,7 +59,7 @@ Status readInteger(SettingId id, long long* value, bool* set) {
   const char* text = textOrDefault(spec, set);
   if (!text) return Status::ok();
   long long parsed = 0;
-  if (!parseWholeNumber(text, &parsed) || parsed < spec.minimum || parsed > spec.maximum)
+  if (!parseInteger(text, spec.minimum, spec.maximum, &parsed))
     return badValue(spec, text, {});
   *value = parsed;
   return Status::ok();
