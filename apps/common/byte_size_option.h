@@ -1,6 +1,5 @@
 // A flag whose value is a byte count ("-b 8", "-e 128M", "--chunk 512K"), in the library's
-// one grammar (base/byte_size.h).  Inline, so that hetccl_apps_common itself needs no part of
-// hetccl: only the tools that take sizes include this, and they link hetccl_base.
+// one grammar (base/byte_size.h).
 #pragma once
 
 #include <cstddef>

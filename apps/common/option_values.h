@@ -1,23 +1,18 @@
-// Reading a flag's value: whole integers within a range, positive real numbers, comma-separated
-// lists, each with the message a user gets when the value is wrong.  The readers return "" or
-// that message ("invalid value for -n: '0' (an integer >= 1)"), so an app's option code is one
-// line per flag.  Byte sizes are in byte_size_option.h.
+// Reading a flag's value: whole integers within a range, positive real numbers, text, each with
+// the message a user gets when the value is wrong.  The readers return "" or that message
+// ("invalid value for -n: '0' (an integer >= 1)"), so an app's option code is one line per
+// flag.  The grammars are the library's own (base/numbers.h), as for the HETCCL_* settings;
+// byte sizes are in byte_size_option.h.
 #pragma once
 
 #include <string>
-#include <vector>
 
+#include "base/numbers.h"
 #include "common/command_line.h"
 
 namespace hetccl_apps {
 
-// A whole decimal integer in [lowest, highest]: no spaces, no fraction, nothing after it, no
-// overflow.  False otherwise, with *value unchanged.
-bool parseInteger(const std::string& text, long long lowest, long long highest, long long* value);
-
-// A finite real number ("0.1", "-2", "1e-5"), with nothing before or after it.
-bool parseReal(const std::string& text, double* value);
-// The same, > 0.
+// A finite real number > 0 ("0.1", "1e-5"), in base/numbers.h's grammar.
 bool parsePositiveReal(const std::string& text, double* value);
 
 // "an integer >= 1", "0 or 1", "an integer from 1 to 64": what parseInteger accepts, in words.
@@ -30,7 +25,7 @@ std::string invalidValue(const Argument& argument, const std::string& expected);
 template <typename T>
 std::string readInteger(const Argument& argument, long long lowest, long long highest, T* value) {
   long long number = 0;
-  if (!parseInteger(argument.value, lowest, highest, &number))
+  if (!hetccl::parseInteger(argument.value, lowest, highest, &number))
     return invalidValue(argument, describeIntegerRange(lowest, highest));
   *value = static_cast<T>(number);
   return "";
@@ -46,9 +41,5 @@ std::string readPositiveReal(const Argument& argument, T* value) {
 
 // A non-empty value (a name, a file).
 std::string readText(const Argument& argument, std::string* value);
-
-// "a,b,,c" -> {"a", "b", "", "c"}; "" -> {""}.  Empty entries are kept so that the caller can
-// refuse them with its own words.
-std::vector<std::string> splitList(const std::string& text, char separator = ',');
 
 }  // namespace hetccl_apps

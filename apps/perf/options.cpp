@@ -4,6 +4,7 @@
 #include <climits>
 
 #include "algorithms/algorithm_names.h"
+#include "base/quantities.h"
 #include "common/byte_size_option.h"
 #include "common/command_line.h"
 #include "common/option_values.h"
@@ -110,7 +111,11 @@ bool parseAlgorithmList(const std::string& text, std::vector<std::string>* algor
                         std::string* error) {
   const auto& known = knownAlgorithms();
   std::vector<std::string> names;
-  for (const std::string& name : hetccl_apps::splitList(text)) {
+  if (text.empty()) {
+    *error = "empty algorithm list in --algo";
+    return false;
+  }
+  for (const std::string& name : hetccl::splitText(text, ',')) {
     if (name.empty()) {
       *error = "empty algorithm name in --algo '" + text + "'";
       return false;

@@ -8,7 +8,7 @@
 #include <map>
 #include <sstream>
 
-#include "common/option_values.h"
+#include "base/numbers.h"
 
 namespace hetccl_sim {
 
@@ -57,7 +57,7 @@ bool parseLink(const std::string& text, hetccl::LinkCost* link) {
 
 // A node or rank count: a whole number from 1 to kMaxSimulatedRanks.
 bool parseCount(const std::string& text, long long* value) {
-  return hetccl_apps::parseInteger(text, 1, kMaxSimulatedRanks, value);
+  return hetccl::parseInteger(text, 1, kMaxSimulatedRanks, value);
 }
 
 // Parses one statement; every failure sets `*why` and returns false.

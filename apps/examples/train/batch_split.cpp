@@ -5,16 +5,17 @@
 #include <map>
 #include <numeric>
 
-#include "common/option_values.h"
+#include "base/numbers.h"
+#include "base/quantities.h"
 
 namespace hetccl_train {
 
 namespace {
 
-using hetccl_apps::splitList;
+using hetccl::splitText;
 
 bool parseWeight(const std::string& text, double* weight) {
-  return hetccl_apps::parseReal(text, weight) && *weight >= 0;
+  return hetccl::parseReal(text, weight) && *weight >= 0;
 }
 
 std::vector<std::string> vendorsInOrder(const std::vector<std::string>& vendorOfRank) {
@@ -33,7 +34,7 @@ std::string joined(const std::vector<std::string>& words) {
 std::string byVendorName(const std::string& spec, const std::vector<std::string>& vendorOfRank,
                          std::vector<double>* weights) {
   std::map<std::string, double> weightOf;
-  for (const std::string& entry : splitList(spec)) {
+  for (const std::string& entry : splitText(spec, ',')) {
     const size_t eq = entry.find('=');
     double w = 0;
     if (eq == std::string::npos || eq == 0 || !parseWeight(entry.substr(eq + 1), &w))
@@ -53,7 +54,7 @@ std::string byVendorName(const std::string& spec, const std::vector<std::string>
 std::string proportional(const std::string& spec, const std::string& list,
                          const std::vector<std::string>& vendorOfRank, std::vector<double>* weights) {
   std::vector<double> given;
-  for (const std::string& entry : splitList(list)) {
+  for (const std::string& entry : splitText(list, ',')) {
     double w = 0;
     if (!parseWeight(entry, &w)) return "--split " + spec + ": bad weight '" + entry + "'";
     given.push_back(w);
