@@ -1,7 +1,6 @@
 #include "sim/cluster_description.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -9,47 +8,18 @@
 #include <sstream>
 
 #include "base/numbers.h"
+#include "base/quantities.h"
 
 namespace hetccl_sim {
 
 namespace {
 
-struct Unit {
-  const char* name;
-  double factor;
-};
-constexpr Unit kBandwidthUnits[] = {{"B/s", 1},      {"KB/s", 1e3},    {"MB/s", 1e6},    {"GB/s", 1e9},
-                                    {"TB/s", 1e12},  {"Kb/s", 125},    {"Mb/s", 125e3},  {"Gb/s", 125e6},
-                                    {"Tb/s", 125e9}};
-constexpr Unit kDurationUnits[] = {{"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}};
-
-// A finite number >= 0 followed by one of `units`.
-template <size_t N>
-bool parseQuantity(const std::string& text, const Unit (&units)[N], double* value) {
-  char* end = nullptr;
-  errno = 0;
-  double number = std::strtod(text.c_str(), &end);
-  if (end == text.c_str() || errno != 0 || !std::isfinite(number) || number < 0) return false;
-  for (const Unit& unit : units)
-    if (std::string(end) == unit.name) {
-      *value = number * unit.factor;
-      return true;
-    }
-  return false;
-}
-
-bool parseBandwidth(const std::string& text, double* bytesPerSecond) {
-  return parseQuantity(text, kBandwidthUnits, bytesPerSecond) && *bytesPerSecond > 0;
-}
-
-bool parseDuration(const std::string& text, double* seconds) { return parseQuantity(text, kDurationUnits, seconds); }
-
 // "BANDWIDTH:LATENCY" as a LinkCost.
 bool parseLink(const std::string& text, hetccl::LinkCost* link) {
   size_t colon = text.find(':');
   double bandwidth = 0, latency = 0;
-  if (colon == std::string::npos || !parseBandwidth(text.substr(0, colon), &bandwidth) ||
-      !parseDuration(text.substr(colon + 1), &latency))
+  if (colon == std::string::npos || !hetccl::parseBandwidth(text.substr(0, colon), &bandwidth) ||
+      !hetccl::parseDuration(text.substr(colon + 1), &latency))
     return false;
   *link = hetccl::LinkCost{latency, 1.0 / bandwidth};
   return true;
@@ -70,13 +40,13 @@ class StatementParser {
     if (keyword == "island") return island(words, line);
     if (keyword == "link") return link(words, line);
     if (keyword == "reduce") return single(words, line, [&](const std::string& v) {
-      return parseBandwidth(v, &cluster_->reduceBytesPerSecond) || fail("bad bandwidth '" + v + "' (e.g. 500GB/s)");
+      return hetccl::parseBandwidth(v, &cluster_->reduceBytesPerSecond) || fail("bad bandwidth '" + v + "' (e.g. 500GB/s)");
     });
     if (keyword == "copy") return single(words, line, [&](const std::string& v) {
-      return parseBandwidth(v, &cluster_->copyBytesPerSecond) || fail("bad bandwidth '" + v + "' (e.g. 1000GB/s)");
+      return hetccl::parseBandwidth(v, &cluster_->copyBytesPerSecond) || fail("bad bandwidth '" + v + "' (e.g. 1000GB/s)");
     });
     if (keyword == "step_overhead") return single(words, line, [&](const std::string& v) {
-      return parseDuration(v, &cluster_->stepOverheadSeconds) || fail("bad duration '" + v + "' (e.g. 5us)");
+      return hetccl::parseDuration(v, &cluster_->stepOverheadSeconds) || fail("bad duration '" + v + "' (e.g. 5us)");
     });
     if (keyword == "layout") return single(words, line, [&](const std::string& v) {
       if (v == "contiguous") cluster_->layout = RankLayout::Contiguous;

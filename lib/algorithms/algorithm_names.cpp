@@ -13,15 +13,6 @@ const char* algorithmName(Algorithm algorithm) {
   return "?";
 }
 
-bool parseAlgorithm(const std::string& name, Algorithm* algorithm) {
-  for (Algorithm candidate : allAlgorithms())
-    if (name == algorithmName(candidate)) {
-      *algorithm = candidate;
-      return true;
-    }
-  return false;
-}
-
 const std::vector<Algorithm>& allAlgorithms() {
   static const std::vector<Algorithm> all{Algorithm::Ring, Algorithm::Hierarchical, Algorithm::Torus, Algorithm::Small,
                                           Algorithm::Native};

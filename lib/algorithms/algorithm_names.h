@@ -11,7 +11,6 @@ namespace hetccl {
 enum class Algorithm { Ring, Hierarchical, Torus, Small, Native };
 
 const char* algorithmName(Algorithm algorithm);  // "ring", "hier", "torus", "small", "native"
-bool parseAlgorithm(const std::string& name, Algorithm* algorithm);
 const std::vector<Algorithm>& allAlgorithms();
 
 }  // namespace hetccl
