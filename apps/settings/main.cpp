@@ -4,19 +4,31 @@
 // Exit status: 0 printed (and every value accepted), 1 a value hetccl would refuse, 2 bad
 // command line.
 #include <cstdio>
-#include <cstring>
 #include <string>
+#include <vector>
 
 #include "base/settings_markdown.h"
 #include "base/settings_reader.h"
+#include "common/command_line.h"
 #include "core/settings.h"
 
 namespace {
 
-const char* kUsage =
-    "usage: hetccl-settings [--markdown]\n"
-    "  (no option)  every variable, its value here and where it comes from; checks them\n"
-    "  --markdown   the README's settings tables\n";
+constexpr int kMarkdownKey = hetccl_apps::kLongOnlyKey;
+
+const std::vector<hetccl_apps::Flag>& settingsFlags() {
+  static const std::vector<hetccl_apps::Flag> flags{
+      {kMarkdownKey, "markdown", nullptr, "print the README's settings tables"},
+      {'h', "help", nullptr, "this text"},
+  };
+  return flags;
+}
+
+std::string usage() {
+  return "usage: hetccl-settings [--markdown]\n"
+         "  Without options: every variable, its value here and where it comes from; checks them.\n" +
+         hetccl_apps::describeFlags(settingsFlags());
+}
 
 int printEnvironment() {
   using namespace hetccl;
@@ -36,12 +48,24 @@ int printEnvironment() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc == 1) return printEnvironment();
-  if (argc == 2 && std::strcmp(argv[1], "--markdown") == 0) {
-    std::fputs(hetccl::settingsMarkdown(hetccl::handedInSettingChoices()).c_str(), stdout);
-    return 0;
+  std::vector<hetccl_apps::Argument> arguments;
+  std::string why;
+  if (hetccl_apps::parseCommandLine(argc, argv, settingsFlags(), &arguments, &why))
+    for (const hetccl_apps::Argument& argument : arguments)
+      if (argument.key == hetccl_apps::Argument::kOperand) why = "unknown argument '" + argument.value + "'";
+  if (!why.empty()) {
+    std::fprintf(stderr, "hetccl-settings: %s\n%s", why.c_str(), usage().c_str());
+    return 2;
   }
-  const bool help = argc == 2 && (std::strcmp(argv[1], "-h") == 0 || std::strcmp(argv[1], "--help") == 0);
-  std::fputs(kUsage, help ? stdout : stderr);
-  return help ? 0 : 2;
+  bool markdown = false;
+  for (const hetccl_apps::Argument& argument : arguments) {
+    if (argument.key == 'h') {
+      std::fputs(usage().c_str(), stdout);
+      return 0;
+    }
+    markdown = argument.key == kMarkdownKey;
+  }
+  if (!markdown) return printEnvironment();
+  std::fputs(hetccl::settingsMarkdown(hetccl::handedInSettingChoices()).c_str(), stdout);
+  return 0;
 }
