@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "device/backend_loader.h"
 #include "base/element.h"
+#include "device/backend_loader.h"
 #include "device/host/host_device.h"
 
 namespace {
@@ -39,8 +39,7 @@ std::vector<uint8_t> ones(ElementType type, size_t bytes) {
   if (type == ElementType::Bfloat16) one = 0x3f80;
   const size_t size = hetccl::elementSize(type);
   std::vector<uint8_t> out(bytes);
-  for (size_t offset = 0; offset + size <= bytes; offset += size)
-    std::memcpy(out.data() + offset, &one, size);
+  for (size_t offset = 0; offset + size <= bytes; offset += size) std::memcpy(out.data() + offset, &one, size);
   return out;
 }
 
@@ -73,20 +72,23 @@ int main(int argc, char** argv) {
   int iters = 50;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
-    if (flag == "--backend") backend = argv[i + 1];
-    else if (flag == "--bytes") bytes = parseBytes(argv[i + 1]);
-    else if (flag == "--iters") iters = std::atoi(argv[i + 1]);
+    if (flag == "--backend")
+      backend = argv[i + 1];
+    else if (flag == "--bytes")
+      bytes = parseBytes(argv[i + 1]);
+    else if (flag == "--iters")
+      iters = std::atoi(argv[i + 1]);
     else {
-      std::fprintf(stderr, "usage: %s [--backend cuda|hip|host] [--bytes 256M] [--iters 50]\n",
-                   argv[0]);
+      std::fprintf(stderr, "usage: %s [--backend cuda|hip|host] [--bytes 256M] [--iters 50]\n", argv[0]);
       return 2;
     }
   }
   std::unique_ptr<Device> device;
-  if (backend == "host") device = hetccl::makeHostDevice();
-  else check(hetccl::loadDeviceBackend(backend.c_str(), &device), "loading the backend");
-  std::printf("# device: %s\n# buffer: %zu bytes, %d iterations\n", device->description().c_str(),
-              bytes, iters);
+  if (backend == "host")
+    device = hetccl::makeHostDevice();
+  else
+    check(hetccl::loadDeviceBackend(backend.c_str(), &device), "loading the backend");
+  std::printf("# device: %s\n# buffer: %zu bytes, %d iterations\n", device->description().c_str(), bytes, iters);
 
   void *a = nullptr, *b = nullptr, *dst = nullptr;
   check(device->allocate(&a, bytes), "allocate");
@@ -94,12 +96,10 @@ int main(int argc, char** argv) {
   check(device->allocate(&dst, bytes), "allocate");
 
   std::printf("%-22s %12s %16s %10s\n", "operation", "time (us)", "traffic GB/s", "vs copy");
-  const double copySeconds = secondsPerOperation(*device, iters, [&] {
-    return device->copyAsync(dst, a, bytes, nullptr);
-  });
+  const double copySeconds =
+      secondsPerOperation(*device, iters, [&] { return device->copyAsync(dst, a, bytes, nullptr); });
   const double copyBandwidth = 2.0 * double(bytes) / copySeconds / 1e9;
-  std::printf("%-22s %12.1f %16.1f %10.2f\n", "copy device->device", copySeconds * 1e6,
-              copyBandwidth, 1.0);
+  std::printf("%-22s %12.1f %16.1f %10.2f\n", "copy device->device", copySeconds * 1e6, copyBandwidth, 1.0);
   std::vector<std::pair<std::string, double>> results{{"copy", copyBandwidth}};
 
   int failures = 0;
@@ -108,13 +108,11 @@ int main(int argc, char** argv) {
     check(device->copyAsync(a, input.data(), bytes, nullptr), "upload");
     check(device->copyAsync(b, input.data(), bytes, nullptr), "upload");
     const size_t count = bytes / hetccl::elementSize(type);
-    const double seconds = secondsPerOperation(*device, iters, [&] {
-      return device->reduceAsync(dst, a, b, count, type, hetccl::ReduceOp::Sum, nullptr);
-    });
+    const double seconds = secondsPerOperation(
+        *device, iters, [&] { return device->reduceAsync(dst, a, b, count, type, hetccl::ReduceOp::Sum, nullptr); });
     const double bandwidth = 3.0 * double(bytes) / seconds / 1e9;
     const std::string name = std::string(hetccl::elementTypeName(type)) + " sum";
-    std::printf("%-22s %12.1f %16.1f %10.2f\n", name.c_str(), seconds * 1e6, bandwidth,
-                bandwidth / copyBandwidth);
+    std::printf("%-22s %12.1f %16.1f %10.2f\n", name.c_str(), seconds * 1e6, bandwidth, bandwidth / copyBandwidth);
     results.emplace_back(std::string(hetccl::elementTypeName(type)) + "_sum", bandwidth);
     // 1 + 1 = 2 everywhere: a fast kernel that computes nothing must not pass.
     std::vector<uint8_t> got(bytes), expected = ones(type, bytes);
@@ -130,8 +128,7 @@ int main(int argc, char** argv) {
       ++failures;
     }
   }
-  for (const auto& result : results)
-    std::printf("RESULT %s %.1f\n", result.first.c_str(), result.second);
+  for (const auto& result : results) std::printf("RESULT %s %.1f\n", result.first.c_str(), result.second);
   check(device->release(a), "release");
   check(device->release(b), "release");
   check(device->release(dst), "release");

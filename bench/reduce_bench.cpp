@@ -17,8 +17,7 @@ using hetccl::ElementType;
 
 // Per buffer: 64 KiB (all three in L2), 1 MiB (in L3), 16 MiB (mostly DRAM).
 void bufferSizes(benchmark::internal::Benchmark* benchmark) {
-  for (int64_t bytes : {int64_t(64) << 10, int64_t(1) << 20, int64_t(16) << 20})
-    benchmark->Arg(bytes);
+  for (int64_t bytes : {int64_t(64) << 10, int64_t(1) << 20, int64_t(16) << 20}) benchmark->Arg(bytes);
 }
 
 // Page-aligned, like the host device's large allocations: std::vector's adjacent heap blocks
@@ -41,8 +40,7 @@ Buffer filledWithOnes(ElementType type, size_t bytes) {
   if (type == ElementType::Bfloat16) one = 0x3f80;
   const size_t size = hetccl::elementSize(type);
   Buffer buffer = pageAlignedBuffer(bytes);
-  for (size_t offset = 0; offset + size <= bytes; offset += size)
-    std::memcpy(buffer.get() + offset, &one, size);
+  for (size_t offset = 0; offset + size <= bytes; offset += size) std::memcpy(buffer.get() + offset, &one, size);
   return buffer;
 }
 

@@ -2,7 +2,7 @@
 # Installs hetccl's build and test dependencies from Debian's packages (idempotent: apt is
 # only called when something is missing).  CUDA and HIP are optional and not installed here.
 set -euo pipefail
-packages=(build-essential cmake pkg-config openmpi-bin libopenmpi-dev libhwloc-dev hwloc
+packages=(build-essential cmake pkg-config clang-format git openmpi-bin libopenmpi-dev libhwloc-dev hwloc
           libgtest-dev libbenchmark-dev nlohmann-json3-dev python3-matplotlib slurm-wlm munge)
 # HIP is optional: HETCCL_SETUP_HIP=1 (CI sets it) adds Debian's hipcc (~650 MB) so that the
 # HIP device module is compiled too.

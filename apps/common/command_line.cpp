@@ -26,8 +26,7 @@ std::vector<option> longOptions(const std::vector<Flag>& flags) {
   for (const Flag& flag : flags)
     if (flag.name != nullptr)
       options.push_back(
-          option{flag.name, flag.valueName != nullptr ? required_argument : no_argument, nullptr,
-                 flag.key});
+          option{flag.name, flag.valueName != nullptr ? required_argument : no_argument, nullptr, flag.key});
   options.push_back(option{nullptr, 0, nullptr, 0});
   return options;
 }
@@ -80,8 +79,7 @@ bool parseCommandLine(int argc, const char* const* argv, const std::vector<Flag>
       return false;
     }
     if (key == ':') {
-      const std::string spelling =
-          word.compare(0, 2, "--") == 0 ? longSpelling(word) : shortSpelling(optopt);
+      const std::string spelling = word.compare(0, 2, "--") == 0 ? longSpelling(word) : shortSpelling(optopt);
       *error = "option '" + spelling + "' needs a value";
       return false;
     }
@@ -91,8 +89,7 @@ bool parseCommandLine(int argc, const char* const* argv, const std::vector<Flag>
     } else {
       argument.key = key;
       argument.spelling =
-          longIndex >= 0 ? std::string("--") + longs[static_cast<size_t>(longIndex)].name
-                         : shortSpelling(key);
+          longIndex >= 0 ? std::string("--") + longs[static_cast<size_t>(longIndex)].name : shortSpelling(key);
       if (optarg != nullptr) argument.value = optarg;
     }
     given.push_back(std::move(argument));

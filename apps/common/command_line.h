@@ -29,8 +29,8 @@ struct Flag {
 struct Argument {
   static constexpr int kOperand = 0;  // a word that is not a flag (a collective, a file)
   int key = kOperand;                 // the Flag's key, or kOperand
-  std::string spelling;  // how the flag was written, for messages: "-b" or "--minbytes"
-  std::string value;     // the flag's value ("" for a flag without one), or the operand
+  std::string spelling;               // how the flag was written, for messages: "-b" or "--minbytes"
+  std::string value;                  // the flag's value ("" for a flag without one), or the operand
 };
 
 // Parses argv[1..argc-1] against `flags`.  False with *error saying what is wrong and where:

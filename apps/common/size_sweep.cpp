@@ -4,8 +4,7 @@
 
 namespace hetccl_apps {
 
-std::vector<size_t> sweepSizes(size_t minBytes, size_t maxBytes, size_t stepFactor,
-                               size_t stepBytes) {
+std::vector<size_t> sweepSizes(size_t minBytes, size_t maxBytes, size_t stepFactor, size_t stepBytes) {
   std::vector<size_t> sizes;
   const size_t kMax = std::numeric_limits<size_t>::max();
   for (size_t size = minBytes; size <= maxBytes;) {

@@ -13,8 +13,7 @@ namespace hetccl_apps {
 
 // min, then each next size, up to max inclusive: size + stepBytes when stepBytes > 0, else
 // size * stepFactor (>= 2).  Stops where the next size would wrap around.
-std::vector<size_t> sweepSizes(size_t minBytes, size_t maxBytes, size_t stepFactor,
-                               size_t stepBytes = 0);
+std::vector<size_t> sweepSizes(size_t minBytes, size_t maxBytes, size_t stepFactor, size_t stepBytes = 0);
 
 // The rows of -b, -e and -f in a tool's flag table, their defaults named in the help.
 std::vector<Flag> sizeSweepFlags(const std::string& minDefault, const std::string& maxDefault,

@@ -11,15 +11,14 @@ namespace {
 
 // hwloc writes API versions as 0x00MMmmrr: major, minor, revision.
 std::string hwlocVersionText(unsigned version) {
-  return std::to_string((version >> 16) & 0xff) + "." + std::to_string((version >> 8) & 0xff) +
-         "." + std::to_string(version & 0xff);
+  return std::to_string((version >> 16) & 0xff) + "." + std::to_string((version >> 8) & 0xff) + "." +
+         std::to_string(version & 0xff);
 }
 
 std::string hetcclVersionText() {
   int code = 0;
   if (hetcclGetVersion(&code) != hetcclSuccess) return "?";
-  return std::to_string(code / 10000) + "." + std::to_string(code / 100 % 100) + "." +
-         std::to_string(code % 100);
+  return std::to_string(code / 10000) + "." + std::to_string(code / 100 % 100) + "." + std::to_string(code % 100);
 }
 
 // Open MPI's string runs over several comma-separated fields and MPICH's over many lines;
@@ -30,8 +29,7 @@ std::string mpiLibraryFirstLine() {
   if (MPI_Get_library_version(text, &length) != MPI_SUCCESS) return "?";
   std::string line(text, static_cast<size_t>(length));
   line = line.substr(0, line.find('\n'));
-  while (!line.empty() && (line.back() == ' ' || line.back() == '\0' || line.back() == '\r'))
-    line.pop_back();
+  while (!line.empty() && (line.back() == ' ' || line.back() == '\0' || line.back() == '\r')) line.pop_back();
   return line;
 }
 

@@ -8,10 +8,10 @@
 namespace hetccl_info {
 
 struct BuildFeatures {
-  std::string hetcclVersion;      // "0.1.0"
+  std::string hetcclVersion;  // "0.1.0"
   bool cudaBackend = false;
   bool hipBackend = false;
-  std::string hwlocApiVersion;    // compiled against (HWLOC_API_VERSION), "2.8.0"
+  std::string hwlocApiVersion;  // compiled against (HWLOC_API_VERSION), "2.8.0"
   std::string hwlocRuntimeApiVersion;
   std::string mpiStandardVersion;  // "3.1"
   std::string mpiLibraryVersion;   // MPI_Get_library_version's first line

@@ -55,8 +55,8 @@ Json transportJson(const InfoReport& report) {
 Json linkParametersJson(const InfoReport& report) {
   Json parameters{{"source", report.linkSource}};
   for (const LinkClassInfo& link : report.links)
-    parameters[jsonKey(link.name)] = Json{{"latency_us", estimate(link.latencyUs)},
-                                          {"bandwidth_gbps", estimate(link.bandwidthGBps)}};
+    parameters[jsonKey(link.name)] =
+        Json{{"latency_us", estimate(link.latencyUs)}, {"bandwidth_gbps", estimate(link.bandwidthGBps)}};
   parameters["reduce_gbps"] = estimate(report.reduceGBps);
   parameters["copy_gbps"] = estimate(report.copyGBps);
   parameters["step_overhead_us"] = estimate(report.stepOverheadUs);
@@ -75,8 +75,7 @@ Json buildJson(const BuildFeatures& b) {
 
 Json settingsJson(const EffectiveSettings& s) {
   Json variables = Json::object();
-  for (const SettingInfo& v : s.variables)
-    variables[v.name] = Json{{"value", v.value}, {"source", v.source}};
+  for (const SettingInfo& v : s.variables) variables[v.name] = Json{{"value", v.value}, {"source", v.source}};
   return Json{{"chunk_bytes", s.chunkBytes},
               {"chunk_bytes_tuned", s.chunkTuned},
               {"pipeline_depth", s.pipelineDepth},
@@ -106,8 +105,7 @@ std::string formatJson(const InfoReport& report) {
       {"islands", islands},
       {"island_scope", report.settings.islandScope},
       {"layout", report.layout},
-      {"grid", report.hasGrid ? Json{{"rows", report.gridRows}, {"columns", report.gridColumns}}
-                              : Json(nullptr)},
+      {"grid", report.hasGrid ? Json{{"rows", report.gridRows}, {"columns", report.gridColumns}} : Json(nullptr)},
       {"transport", transportJson(report)},
       {"link_parameters", linkParametersJson(report)},
       {"build", buildJson(report.build)},

@@ -2,8 +2,8 @@
 
 #include <sstream>
 
-#include "core/communicator_description.h"
 #include "base/log.h"
+#include "core/communicator_description.h"
 
 namespace hetccl_info {
 
@@ -78,7 +78,7 @@ EffectiveSettings describeSettings(const hetccl::CommunicatorDescription& comm) 
   using hetccl::GpuAwareMpiOverride;
   s.gpuAwareMpiOverride = comm.settings.gpuAwareMpi == GpuAwareMpiOverride::Detect ? "detect"
                           : comm.settings.gpuAwareMpi == GpuAwareMpiOverride::Yes  ? "yes"
-                                                                                    : "no";
+                                                                                   : "no";
   return s;
 }
 

@@ -23,9 +23,9 @@ struct RankInfo {
   std::string vendor;  // real or emulated
   bool emulated = false;
   std::string device;
-  std::string pciBus;              // "" when unknown
-  int numaNode = -1;               // -1 when unknown
-  std::vector<std::string> nics;   // network devices near the rank (hwloc)
+  std::string pciBus;             // "" when unknown
+  int numaNode = -1;              // -1 when unknown
+  std::vector<std::string> nics;  // network devices near the rank (hwloc)
   int island = 0;
   std::string islandName;
   bool onGrid = false;  // islands are equal: row = island, column = index in the island
@@ -43,10 +43,10 @@ struct IslandInfo {
 
 // One class of links between ranks (within an island, across islands).
 struct LinkClassInfo {
-  std::string name;       // "intra-island", "inter-island"
-  bool present = false;   // false: no two ranks of the job are linked this way
-  std::string transport;  // "mpi-direct", "mpi-staged", "mpi-direct+paced(1 GB/s, 20 us)"
-  double latencyUs = 0;   // the cost model's alpha
+  std::string name;          // "intra-island", "inter-island"
+  bool present = false;      // false: no two ranks of the job are linked this way
+  std::string transport;     // "mpi-direct", "mpi-staged", "mpi-direct+paced(1 GB/s, 20 us)"
+  double latencyUs = 0;      // the cost model's alpha
   double bandwidthGBps = 0;  // 1 / beta, 1 GB = 1e9 B
 };
 

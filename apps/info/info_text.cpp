@@ -1,8 +1,8 @@
 #include <algorithm>
-#include "common/text_format.h"
 #include <cstdarg>
 #include <cstdio>
 #include <utility>
+#include "common/text_format.h"
 
 #include "info/info_format.h"
 #include "info/text_table.h"
@@ -32,26 +32,23 @@ std::string keyValues(const std::vector<std::pair<std::string, std::string>>& en
   size_t width = 0;
   for (const auto& e : entries) width = std::max(width, e.first.size());
   std::string text;
-  for (const auto& e : entries)
-    text += "  " + e.first + std::string(width - e.first.size() + 2, ' ') + e.second + "\n";
+  for (const auto& e : entries) text += "  " + e.first + std::string(width - e.first.size() + 2, ' ') + e.second + "\n";
   return text;
 }
 
 std::string ranksSection(const InfoReport& report) {
-  TextTable table({"rank", "host", "node", "vendor", "device", "pci-bus", "numa", "nics",
-                   "island", "grid", "gpu-aware-mpi"});
+  TextTable table(
+      {"rank", "host", "node", "vendor", "device", "pci-bus", "numa", "nics", "island", "grid", "gpu-aware-mpi"});
   bool anyEmulated = false;
   for (const RankInfo& r : report.ranks) {
     anyEmulated |= r.emulated;
-    table.addRow({std::to_string(r.rank), r.host, r.node, r.vendor + (r.emulated ? "*" : ""),
-                  r.device, orDash(r.pciBus), r.numaNode < 0 ? "-" : std::to_string(r.numaNode),
-                  r.nics.empty() ? "-" : join(r.nics, ","),
-                  std::to_string(r.island) + " " + r.islandName,
+    table.addRow({std::to_string(r.rank), r.host, r.node, r.vendor + (r.emulated ? "*" : ""), r.device,
+                  orDash(r.pciBus), r.numaNode < 0 ? "-" : std::to_string(r.numaNode),
+                  r.nics.empty() ? "-" : join(r.nics, ","), std::to_string(r.island) + " " + r.islandName,
                   r.onGrid ? format("%d,%d", r.gridRow, r.gridColumn) : "-", yesNo(r.gpuAwareMpi)});
   }
   std::string text = "Ranks\n" + table.render("  ");
-  if (anyEmulated)
-    text += "  * emulated vendor or node (HETCCL_EMULATE_VENDORS, HETCCL_EMULATE_NODES)\n";
+  if (anyEmulated) text += "  * emulated vendor or node (HETCCL_EMULATE_VENDORS, HETCCL_EMULATE_NODES)\n";
   return text;
 }
 
@@ -62,8 +59,7 @@ std::string islandsSection(const InfoReport& report) {
                   joinRanks(island.ranks), island.vendorLibrary ? "vendor library" : "hetccl"});
   std::string text = "Islands (scope: " + report.settings.islandScope + ")\n" + table.render("  ");
   if (report.hasGrid)
-    text += format("  grid: %d x %d (row = island, column = index in island)\n", report.gridRows,
-                   report.gridColumns);
+    text += format("  grid: %d x %d (row = island, column = index in island)\n", report.gridRows, report.gridColumns);
   else
     text += "  grid: none (islands of unequal size: " + report.layout + ")\n";
   return text;
@@ -74,13 +70,12 @@ std::string linksSection(const InfoReport& report) {
   TextTable parameters({"link class", "latency", "bandwidth"});
   for (const LinkClassInfo& link : report.links) {
     transports.addRow({link.name, link.present ? link.transport : "- (no such link in this job)"});
-    parameters.addRow(
-        {link.name, format("%g us", link.latencyUs), format("%g GB/s", link.bandwidthGBps)});
+    parameters.addRow({link.name, format("%g us", link.latencyUs), format("%g GB/s", link.bandwidthGBps)});
   }
-  return "Transport\n" + transports.render("  ") + "\nLink parameters (source: " + report.linkSource +
-         ")\n" + parameters.render("  ") +
-         format("  reduction %g GB/s, local copy %g GB/s, step overhead %g us\n", report.reduceGBps,
-                report.copyGBps, report.stepOverheadUs);
+  return "Transport\n" + transports.render("  ") + "\nLink parameters (source: " + report.linkSource + ")\n" +
+         parameters.render("  ") +
+         format("  reduction %g GB/s, local copy %g GB/s, step overhead %g us\n", report.reduceGBps, report.copyGBps,
+                report.stepOverheadUs);
 }
 
 std::string buildSection(const BuildFeatures& b) {
@@ -88,8 +83,7 @@ std::string buildSection(const BuildFeatures& b) {
                          {"hetccl", b.hetcclVersion},
                          {"CUDA backend", yesNo(b.cudaBackend)},
                          {"HIP backend", yesNo(b.hipBackend)},
-                         {"hwloc API",
-                          b.hwlocApiVersion + " (runtime " + b.hwlocRuntimeApiVersion + ")"},
+                         {"hwloc API", b.hwlocApiVersion + " (runtime " + b.hwlocRuntimeApiVersion + ")"},
                          {"MPI", "MPI " + b.mpiStandardVersion + ", " + b.mpiLibraryVersion},
                      });
 }
@@ -99,19 +93,20 @@ std::string buildSection(const BuildFeatures& b) {
 std::string settingsSection(const EffectiveSettings& s) {
   TextTable variables({"variable", "value", "source"});
   for (const SettingInfo& v : s.variables) variables.addRow({v.name, orDash(v.value), v.source});
-  return "Settings\n" + keyValues({
-                            {"device", s.device},
-                            {"staging slots", std::to_string(s.stagingSlots)},
-                        }) +
+  return "Settings\n" +
+         keyValues({
+             {"device", s.device},
+             {"staging slots", std::to_string(s.stagingSlots)},
+         }) +
          variables.render("  ");
 }
 
 }  // namespace
 
 std::string formatText(const InfoReport& report) {
-  std::string text = format("hetccl-info: hetccl %s, %d ranks in %zu islands (%s)\n\n",
-                            report.build.hetcclVersion.c_str(), report.nranks,
-                            report.islands.size(), report.layout.c_str());
+  std::string text =
+      format("hetccl-info: hetccl %s, %d ranks in %zu islands (%s)\n\n", report.build.hetcclVersion.c_str(),
+             report.nranks, report.islands.size(), report.layout.c_str());
   text += ranksSection(report) + "\n";
   text += islandsSection(report) + "\n";
   text += linksSection(report) + "\n";

@@ -13,8 +13,8 @@
 
 #include <hetccl/hetccl.h>
 
-#include "core/communicator_description.h"
 #include "common/command_line.h"
+#include "core/communicator_description.h"
 #include "info/build_features.h"
 #include "info/info_format.h"
 #include "info/info_report.h"
@@ -44,8 +44,7 @@ enum class Output { Text, Json, Help, BadArgument };
 // *why says what is wrong with a BadArgument.
 Output parseArguments(int argc, const char* const* argv, std::string* why) {
   std::vector<hetccl_apps::Argument> arguments;
-  if (!hetccl_apps::parseCommandLine(argc, argv, infoFlags(), &arguments, why))
-    return Output::BadArgument;
+  if (!hetccl_apps::parseCommandLine(argc, argv, infoFlags(), &arguments, why)) return Output::BadArgument;
   Output output = Output::Text;
   for (const hetccl_apps::Argument& argument : arguments) {
     if (argument.key == 'h') return Output::Help;
@@ -101,8 +100,7 @@ int main(int argc, char** argv) {
     if (rank == 0 && !hetccl::describeCommunicator(comm, &description).isOk()) {
       status = kExitFailed;
     } else if (rank == 0) {
-      const hetccl_info::InfoReport report =
-          hetccl_info::collectInfo(description, hetccl_info::detectBuildFeatures());
+      const hetccl_info::InfoReport report = hetccl_info::collectInfo(description, hetccl_info::detectBuildFeatures());
       const std::string text =
           output == Output::Json ? hetccl_info::formatJson(report) : hetccl_info::formatText(report);
       std::fputs(text.c_str(), stdout);

@@ -7,8 +7,7 @@ namespace hetccl_info {
 std::string TextTable::render(const std::string& indent) const {
   std::vector<size_t> widths(header_.size(), 0);
   auto measure = [&](const std::vector<std::string>& cells) {
-    for (size_t c = 0; c < cells.size() && c < widths.size(); ++c)
-      widths[c] = std::max(widths[c], cells[c].size());
+    for (size_t c = 0; c < cells.size() && c < widths.size(); ++c) widths[c] = std::max(widths[c], cells[c].size());
   };
   measure(header_);
   for (const auto& row : rows_) measure(row);

@@ -60,8 +60,7 @@ hetcclResult_t AlgorithmCommunicators::create(const std::vector<std::string>& re
 }
 
 AlgorithmCommunicators::~AlgorithmCommunicators() {
-  for (auto it = comms_.rbegin(); it != comms_.rend(); ++it)
-    PERF_HETCCL_CHECK(it->comm, hetcclCommDestroy(it->comm));
+  for (auto it = comms_.rbegin(); it != comms_.rend(); ++it) PERF_HETCCL_CHECK(it->comm, hetcclCommDestroy(it->comm));
 }
 
 }  // namespace hetccl_perf

@@ -24,8 +24,8 @@ hetcclRedOp_t toHetcclOp(RedOp op) { return static_cast<hetcclRedOp_t>(op); }
 
 namespace {
 
-hetcclResult_t runSendRecvRing(const void* sendbuff, void* recvbuff, size_t count,
-                               hetcclDataType_t type, const CallContext& ctx) {
+hetcclResult_t runSendRecvRing(const void* sendbuff, void* recvbuff, size_t count, hetcclDataType_t type,
+                               const CallContext& ctx) {
   const int next = (ctx.rank + 1) % ctx.nranks;
   const int prev = (ctx.rank - 1 + ctx.nranks) % ctx.nranks;
   hetcclResult_t result = hetcclGroupStart();
@@ -40,26 +40,18 @@ hetcclResult_t runSendRecvRing(const void* sendbuff, void* recvbuff, size_t coun
 
 }  // namespace
 
-hetcclResult_t runCollective(Collective collective, const void* sendbuff, void* recvbuff,
-                             size_t count, DataType type, RedOp op, int root,
-                             const CallContext& ctx) {
+hetcclResult_t runCollective(Collective collective, const void* sendbuff, void* recvbuff, size_t count, DataType type,
+                             RedOp op, int root, const CallContext& ctx) {
   const hetcclDataType_t t = toHetcclType(type);
   const hetcclRedOp_t o = toHetcclOp(op);
   switch (collective) {
-    case Collective::AllReduce:
-      return hetcclAllReduce(sendbuff, recvbuff, count, t, o, ctx.comm, ctx.stream);
-    case Collective::AllGather:
-      return hetcclAllGather(sendbuff, recvbuff, count, t, ctx.comm, ctx.stream);
-    case Collective::ReduceScatter:
-      return hetcclReduceScatter(sendbuff, recvbuff, count, t, o, ctx.comm, ctx.stream);
-    case Collective::Broadcast:
-      return hetcclBroadcast(sendbuff, recvbuff, count, t, root, ctx.comm, ctx.stream);
-    case Collective::Reduce:
-      return hetcclReduce(sendbuff, recvbuff, count, t, o, root, ctx.comm, ctx.stream);
-    case Collective::AlltoAll:
-      return hetcclAlltoAll(sendbuff, recvbuff, count, t, ctx.comm, ctx.stream);
-    case Collective::SendRecv:
-      return runSendRecvRing(sendbuff, recvbuff, count, t, ctx);
+    case Collective::AllReduce: return hetcclAllReduce(sendbuff, recvbuff, count, t, o, ctx.comm, ctx.stream);
+    case Collective::AllGather: return hetcclAllGather(sendbuff, recvbuff, count, t, ctx.comm, ctx.stream);
+    case Collective::ReduceScatter: return hetcclReduceScatter(sendbuff, recvbuff, count, t, o, ctx.comm, ctx.stream);
+    case Collective::Broadcast: return hetcclBroadcast(sendbuff, recvbuff, count, t, root, ctx.comm, ctx.stream);
+    case Collective::Reduce: return hetcclReduce(sendbuff, recvbuff, count, t, o, root, ctx.comm, ctx.stream);
+    case Collective::AlltoAll: return hetcclAlltoAll(sendbuff, recvbuff, count, t, ctx.comm, ctx.stream);
+    case Collective::SendRecv: return runSendRecvRing(sendbuff, recvbuff, count, t, ctx);
   }
   return hetcclInvalidArgument;
 }

@@ -21,8 +21,7 @@ hetcclRedOp_t toHetcclOp(RedOp op);
 
 // One call of `collective`; `count` is the call's count argument (per rank where NCCL's is).
 // Sendrecv sends to rank+1 and receives from rank-1 in one group, a ring.
-hetcclResult_t runCollective(Collective collective, const void* sendbuff, void* recvbuff,
-                             size_t count, DataType type, RedOp op, int root,
-                             const CallContext& ctx);
+hetcclResult_t runCollective(Collective collective, const void* sendbuff, void* recvbuff, size_t count, DataType type,
+                             RedOp op, int root, const CallContext& ctx);
 
 }  // namespace hetccl_perf

@@ -2,8 +2,7 @@
 
 namespace hetccl_perf {
 
-CollectiveShape collectiveShape(Collective c, size_t requestedBytes, size_t elementSize,
-                                int nranks, int rank) {
+CollectiveShape collectiveShape(Collective c, size_t requestedBytes, size_t elementSize, int nranks, int rank) {
   CollectiveShape s;
   const size_t n = static_cast<size_t>(nranks);
   const size_t r = static_cast<size_t>(rank);

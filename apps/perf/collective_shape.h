@@ -22,8 +22,7 @@ struct CollectiveShape {
   size_t inPlaceRecvOffset = 0;
 };
 
-CollectiveShape collectiveShape(Collective c, size_t requestedBytes, size_t elementSize,
-                                int nranks, int rank);
+CollectiveShape collectiveShape(Collective c, size_t requestedBytes, size_t elementSize, int nranks, int rank);
 
 // busbw = algbw x factor: how much of a link's bandwidth the algorithm-independent lower
 // bound needs, so different rank counts compare (nccl-tests' PERFORMANCE.md).

@@ -24,8 +24,8 @@ int64_t exactIntegerLimit(DataType type) {
   switch (type) {
     case DataType::Int8: return 127;
     case DataType::Uint8: return 255;
-    case DataType::Float16: return 2048;   // 11 significant bits
-    case DataType::Bfloat16: return 256;   // 8 significant bits
+    case DataType::Float16: return 2048;  // 11 significant bits
+    case DataType::Bfloat16: return 256;  // 8 significant bits
     case DataType::Float32: return int64_t{1} << 24;
     default: return int64_t{1} << 30;
   }
@@ -83,9 +83,7 @@ int64_t extremumInput(DataType type, int rank, size_t index) {
 
 // Data-movement inputs: [0, 100], exact in every type and different from rank to rank so a
 // block delivered to the wrong place shows.
-int64_t movedInput(int rank, size_t index) {
-  return static_cast<int64_t>((uint64_t(rank) * 31 + index) % 101);
-}
+int64_t movedInput(int rank, size_t index) { return static_cast<int64_t>((uint64_t(rank) * 31 + index) % 101); }
 
 // Reduction over all ranks of element `index` of their inputs.
 uint64_t reducedBits(const PatternSpec& spec, size_t index) {
@@ -148,16 +146,11 @@ uint64_t powerOfTwoBits(DataType type, bool negative, int exponent) {
 
 uint64_t averageBits(DataType type, int64_t sum, int nranks) {
   switch (type) {
-    case DataType::Float16:
-      return floatToHalfBits(static_cast<float>(sum) / static_cast<float>(nranks));
-    case DataType::Bfloat16:
-      return floatToBfloat16Bits(static_cast<float>(sum) / static_cast<float>(nranks));
-    case DataType::Float32:
-      return floatBits(static_cast<float>(sum) / static_cast<float>(nranks));
-    case DataType::Float64:
-      return doubleBits(static_cast<double>(sum) / static_cast<double>(nranks));
-    default:
-      return integerBits(type, sum / nranks);  // C++ integer division truncates toward zero
+    case DataType::Float16: return floatToHalfBits(static_cast<float>(sum) / static_cast<float>(nranks));
+    case DataType::Bfloat16: return floatToBfloat16Bits(static_cast<float>(sum) / static_cast<float>(nranks));
+    case DataType::Float32: return floatBits(static_cast<float>(sum) / static_cast<float>(nranks));
+    case DataType::Float64: return doubleBits(static_cast<double>(sum) / static_cast<double>(nranks));
+    default: return integerBits(type, sum / nranks);  // C++ integer division truncates toward zero
   }
 }
 
@@ -183,8 +176,7 @@ uint64_t expectedBits(const PatternSpec& spec, int rank, size_t count, size_t in
     case Collective::AllReduce:
     case Collective::Reduce: return reducedBits(spec, index);
     case Collective::ReduceScatter: return reducedBits(spec, size_t(rank) * count + index);
-    case Collective::AllGather:
-      return inputBits(spec, static_cast<int>(index / count), index % count);
+    case Collective::AllGather: return inputBits(spec, static_cast<int>(index / count), index % count);
     case Collective::Broadcast: return inputBits(spec, spec.root, index);
     case Collective::AlltoAll:
       // Block b of my output is block `rank` of rank b's input.
@@ -201,9 +193,21 @@ bool rankHasOutput(const PatternSpec& spec, int rank) {
 void storeElement(void* base, size_t index, size_t elementSize, uint64_t bits) {
   unsigned char* p = static_cast<unsigned char*>(base) + index * elementSize;
   switch (elementSize) {
-    case 1: { uint8_t v = static_cast<uint8_t>(bits); std::memcpy(p, &v, 1); break; }
-    case 2: { uint16_t v = static_cast<uint16_t>(bits); std::memcpy(p, &v, 2); break; }
-    case 4: { uint32_t v = static_cast<uint32_t>(bits); std::memcpy(p, &v, 4); break; }
+    case 1: {
+      uint8_t v = static_cast<uint8_t>(bits);
+      std::memcpy(p, &v, 1);
+      break;
+    }
+    case 2: {
+      uint16_t v = static_cast<uint16_t>(bits);
+      std::memcpy(p, &v, 2);
+      break;
+    }
+    case 4: {
+      uint32_t v = static_cast<uint32_t>(bits);
+      std::memcpy(p, &v, 4);
+      break;
+    }
     default: std::memcpy(p, &bits, 8); break;
   }
 }
@@ -211,10 +215,26 @@ void storeElement(void* base, size_t index, size_t elementSize, uint64_t bits) {
 uint64_t loadElement(const void* base, size_t index, size_t elementSize) {
   const unsigned char* p = static_cast<const unsigned char*>(base) + index * elementSize;
   switch (elementSize) {
-    case 1: { uint8_t v; std::memcpy(&v, p, 1); return v; }
-    case 2: { uint16_t v; std::memcpy(&v, p, 2); return v; }
-    case 4: { uint32_t v; std::memcpy(&v, p, 4); return v; }
-    default: { uint64_t v; std::memcpy(&v, p, 8); return v; }
+    case 1: {
+      uint8_t v;
+      std::memcpy(&v, p, 1);
+      return v;
+    }
+    case 2: {
+      uint16_t v;
+      std::memcpy(&v, p, 2);
+      return v;
+    }
+    case 4: {
+      uint32_t v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    default: {
+      uint64_t v;
+      std::memcpy(&v, p, 8);
+      return v;
+    }
   }
 }
 
@@ -225,8 +245,7 @@ void fillInput(const PatternSpec& spec, int rank, size_t elements, void* dst) {
 
 void fillExpected(const PatternSpec& spec, int rank, size_t count, size_t elements, void* dst) {
   const size_t size = dataTypeSize(spec.type);
-  for (size_t i = 0; i < elements; ++i)
-    storeElement(dst, i, size, expectedBits(spec, rank, count, i));
+  for (size_t i = 0; i < elements; ++i) storeElement(dst, i, size, expectedBits(spec, rank, count, i));
 }
 
 void fillPoison(const void* expected, size_t bytes, void* dst) {
@@ -235,8 +254,7 @@ void fillPoison(const void* expected, size_t bytes, void* dst) {
   for (size_t i = 0; i < bytes; ++i) out[i] = static_cast<unsigned char>(~in[i]);
 }
 
-size_t countMismatches(const void* actual, const void* expected, size_t elements,
-                       size_t elementSize) {
+size_t countMismatches(const void* actual, const void* expected, size_t elements, size_t elementSize) {
   const unsigned char* a = static_cast<const unsigned char*>(actual);
   const unsigned char* e = static_cast<const unsigned char*>(expected);
   size_t wrong = 0;

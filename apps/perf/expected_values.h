@@ -39,8 +39,7 @@ void fillExpected(const PatternSpec& spec, int rank, size_t count, size_t elemen
 // Every element's bits inverted, so a buffer the library never wrote cannot pass the check.
 void fillPoison(const void* expected, size_t bytes, void* dst);
 // Bitwise comparison, element by element.
-size_t countMismatches(const void* actual, const void* expected, size_t elements,
-                       size_t elementSize);
+size_t countMismatches(const void* actual, const void* expected, size_t elements, size_t elementSize);
 
 // Building blocks, exposed for the unit tests.
 // The bits of a small integer in `type` (integers wrap like unsigned C arithmetic).

@@ -12,8 +12,7 @@ unsigned char* at(void* base, size_t elements, size_t elementSize) {
 
 }  // namespace
 
-HetcclBench::HetcclBench(const CallContext& ctx, size_t capacityBytes, int warmupIters,
-                         int iters, bool check)
+HetcclBench::HetcclBench(const CallContext& ctx, size_t capacityBytes, int warmupIters, int iters, bool check)
     : ctx_(ctx), warmupIters_(warmupIters), iters_(iters), check_(check) {
   // Never ask for zero bytes: a zero-sized allocation may legitimately return NULL, which the
   // collectives would then reject even for count 0.
@@ -40,22 +39,18 @@ void HetcclBench::fromDevice(void* dst, const void* src, size_t bytes) {
   if (bytes > 0) PERF_HETCCL_CHECK(ctx_.comm, hetcclMemcpyFromDevice(dst, src, bytes));
 }
 
-HetcclBench::CallBuffers HetcclBench::buffersFor(const CollectiveShape& shape,
-                                                 size_t elementSize, bool inPlace) const {
+HetcclBench::CallBuffers HetcclBench::buffersFor(const CollectiveShape& shape, size_t elementSize, bool inPlace) const {
   if (!inPlace) return {sendDevice_, recvDevice_};
   // NCCL's in-place rules, as element offsets into one buffer (see collective_shape.h).
-  return {at(recvDevice_, shape.inPlaceSendOffset, elementSize),
-          at(recvDevice_, shape.inPlaceRecvOffset, elementSize)};
+  return {at(recvDevice_, shape.inPlaceSendOffset, elementSize), at(recvDevice_, shape.inPlaceRecvOffset, elementSize)};
 }
 
-void HetcclBench::call(const PatternSpec& spec, const CollectiveShape& shape,
-                       const CallBuffers& buffers) {
-  PERF_HETCCL_CHECK(ctx_.comm, runCollective(spec.collective, buffers.send, buffers.recv,
-                                             shape.count, spec.type, spec.op, spec.root, ctx_));
+void HetcclBench::call(const PatternSpec& spec, const CollectiveShape& shape, const CallBuffers& buffers) {
+  PERF_HETCCL_CHECK(ctx_.comm, runCollective(spec.collective, buffers.send, buffers.recv, shape.count, spec.type,
+                                             spec.op, spec.root, ctx_));
 }
 
-void HetcclBench::loadInputs(const PatternSpec& spec, const CollectiveShape& shape,
-                             bool inPlace) {
+void HetcclBench::loadInputs(const PatternSpec& spec, const CollectiveShape& shape, bool inPlace) {
   const size_t es = dataTypeSize(spec.type);
   const size_t outElements = shape.recvElements;
   unsigned char* host = hostInput_.data();
@@ -77,8 +72,7 @@ void HetcclBench::loadInputs(const PatternSpec& spec, const CollectiveShape& sha
   }
 }
 
-size_t HetcclBench::checkOnce(const PatternSpec& spec, const CollectiveShape& shape,
-                              const CallBuffers& buffers) {
+size_t HetcclBench::checkOnce(const PatternSpec& spec, const CollectiveShape& shape, const CallBuffers& buffers) {
   const size_t es = dataTypeSize(spec.type);
   call(spec, shape, buffers);
   PERF_HETCCL_CHECK(ctx_.comm, hetcclStreamSynchronize(ctx_.stream));
@@ -87,8 +81,7 @@ size_t HetcclBench::checkOnce(const PatternSpec& spec, const CollectiveShape& sh
   return countMismatches(hostOutput_.data(), hostExpected_.data(), shape.recvElements, es);
 }
 
-double HetcclBench::timeCallsUs(const PatternSpec& spec, const CollectiveShape& shape,
-                                const CallBuffers& buffers) {
+double HetcclBench::timeCallsUs(const PatternSpec& spec, const CollectiveShape& shape, const CallBuffers& buffers) {
   MPI_Barrier(MPI_COMM_WORLD);
   for (int i = 0; i < warmupIters_; ++i) call(spec, shape, buffers);
   PERF_HETCCL_CHECK(ctx_.comm, hetcclStreamSynchronize(ctx_.stream));
@@ -104,8 +97,8 @@ double HetcclBench::timeCallsUs(const PatternSpec& spec, const CollectiveShape& 
   return maxUs;
 }
 
-Measurement HetcclBench::measure(hetcclComm_t comm, const PatternSpec& spec,
-                                 const CollectiveShape& shape, bool inPlace) {
+Measurement HetcclBench::measure(hetcclComm_t comm, const PatternSpec& spec, const CollectiveShape& shape,
+                                 bool inPlace) {
   ctx_.comm = comm;
   const CallBuffers buffers = buffersFor(shape, dataTypeSize(spec.type), inPlace);
   // Inputs are loaded even without the check: the timed calls then reduce real small values,
@@ -117,8 +110,7 @@ Measurement HetcclBench::measure(hetcclComm_t comm, const PatternSpec& spec,
     MPI_Allreduce(&localWrong, &wrong, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
   }
   const double timeUs = timeCallsUs(spec, shape, buffers);
-  return makeMeasurement(timeUs, shape.bytes, busBandwidthFactor(spec.collective, ctx_.nranks),
-                         wrong);
+  return makeMeasurement(timeUs, shape.bytes, busBandwidthFactor(spec.collective, ctx_.nranks), wrong);
 }
 
 }  // namespace hetccl_perf

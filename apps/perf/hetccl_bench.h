@@ -19,16 +19,14 @@ namespace hetccl_perf {
 
 class HetcclBench {
  public:
-  HetcclBench(const CallContext& ctx, size_t capacityBytes, int warmupIters, int iters,
-              bool check);
+  HetcclBench(const CallContext& ctx, size_t capacityBytes, int warmupIters, int iters, bool check);
   ~HetcclBench();
   HetcclBench(const HetcclBench&) = delete;
   HetcclBench& operator=(const HetcclBench&) = delete;
 
   // Collective over every rank, on `comm` (one of MPI_COMM_WORLD's hetccl communicators).
   // `wrong` is summed over ranks (or -1 without the check).
-  Measurement measure(hetcclComm_t comm, const PatternSpec& spec, const CollectiveShape& shape,
-                      bool inPlace);
+  Measurement measure(hetcclComm_t comm, const PatternSpec& spec, const CollectiveShape& shape, bool inPlace);
 
  private:
   struct CallBuffers {
@@ -39,10 +37,8 @@ class HetcclBench {
   // Puts the input pattern (and, for the check, poison where the output goes) on the device.
   void loadInputs(const PatternSpec& spec, const CollectiveShape& shape, bool inPlace);
   // One call, then this rank's mismatching output elements.
-  size_t checkOnce(const PatternSpec& spec, const CollectiveShape& shape,
-                   const CallBuffers& buffers);
-  double timeCallsUs(const PatternSpec& spec, const CollectiveShape& shape,
-                     const CallBuffers& buffers);
+  size_t checkOnce(const PatternSpec& spec, const CollectiveShape& shape, const CallBuffers& buffers);
+  double timeCallsUs(const PatternSpec& spec, const CollectiveShape& shape, const CallBuffers& buffers);
   void call(const PatternSpec& spec, const CollectiveShape& shape, const CallBuffers& buffers);
   void toDevice(void* dst, const void* src, size_t bytes);
   void fromDevice(void* dst, const void* src, size_t bytes);

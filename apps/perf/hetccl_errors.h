@@ -8,14 +8,14 @@
 
 namespace hetccl_perf {
 
-[[noreturn]] void abortOnHetcclError(hetcclResult_t result, hetcclComm_t comm, const char* call,
-                                     const char* file, int line);
+[[noreturn]] void abortOnHetcclError(hetcclResult_t result, hetcclComm_t comm, const char* call, const char* file,
+                                     int line);
 
 }  // namespace hetccl_perf
 
-#define PERF_HETCCL_CHECK(comm, call)                                                   \
-  do {                                                                                  \
-    hetcclResult_t perfResult_ = (call);                                                \
-    if (perfResult_ != hetcclSuccess)                                                   \
+#define PERF_HETCCL_CHECK(comm, call)                                                    \
+  do {                                                                                   \
+    hetcclResult_t perfResult_ = (call);                                                 \
+    if (perfResult_ != hetcclSuccess)                                                    \
       ::hetccl_perf::abortOnHetcclError(perfResult_, (comm), #call, __FILE__, __LINE__); \
   } while (0)

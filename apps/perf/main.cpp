@@ -34,8 +34,7 @@ constexpr int kExitUsage = 2;
 std::string libraryVersion(hetcclComm_t comm) {
   int code = 0;
   PERF_HETCCL_CHECK(comm, hetcclGetVersion(&code));
-  return std::to_string(code / 10000) + "." + std::to_string(code / 100 % 100) + "." +
-         std::to_string(code % 100);
+  return std::to_string(code / 10000) + "." + std::to_string(code / 100 % 100) + "." + std::to_string(code % 100);
 }
 
 // "Rank  0 Pid  1234 on node01", gathered to rank 0: which process ran where.
@@ -47,8 +46,7 @@ std::vector<std::string> describeRanks(int rank, int nranks) {
   char line[kLine] = {};
   // Host names are far shorter than MPI_MAX_PROCESSOR_NAME; the bound keeps the line's size
   // provable (GCC's -Wformat-truncation, an error in debug builds).
-  std::snprintf(line, sizeof line, "Rank %2d Pid %6d on %.200s", rank, static_cast<int>(getpid()),
-                host);
+  std::snprintf(line, sizeof line, "Rank %2d Pid %6d on %.200s", rank, static_cast<int>(getpid()), host);
   std::vector<char> all(rank == 0 ? static_cast<size_t>(kLine) * nranks : 0);
   MPI_Gather(line, kLine, MPI_CHAR, all.data(), kLine, MPI_CHAR, 0, MPI_COMM_WORLD);
   std::vector<std::string> lines;
@@ -112,8 +110,7 @@ std::string lastAlgorithm(hetcclComm_t comm) {
 // nccl-tests' order (types, then ops, then sizes); each size is measured on every
 // communicator in turn, so one algorithm's row sits next to the others' for the same size.
 // Rank 0 prints each row as it completes.
-std::vector<ResultRow> runSweep(const PerfOptions& o, const CallContext& ctx,
-                                const AlgorithmCommunicators& comms) {
+std::vector<ResultRow> runSweep(const PerfOptions& o, const CallContext& ctx, const AlgorithmCommunicators& comms) {
   const std::vector<size_t> sizes = sizeSweep(o);
   const size_t capacity = bufferCapacity(o, sizes, ctx.nranks);
   std::vector<ResultRow> rows;
@@ -122,8 +119,7 @@ std::vector<ResultRow> runSweep(const PerfOptions& o, const CallContext& ctx,
   if (o.mpiBaseline) baseline = std::make_unique<MpiBaseline>(MPI_COMM_WORLD, capacity);
 
   // Data-movement collectives have no op: one pass, printed as "none".
-  const std::vector<RedOp> ops =
-      collectiveReduces(o.collective) ? o.ops : std::vector<RedOp>{RedOp::Sum};
+  const std::vector<RedOp> ops = collectiveReduces(o.collective) ? o.ops : std::vector<RedOp>{RedOp::Sum};
   for (DataType type : o.types) {
     for (RedOp op : ops) {
       for (size_t requested : sizes) {
@@ -221,13 +217,12 @@ int main(int argc, char** argv) {
   if (parsed.outcome == ParseOutcome::Help) {
     if (rank == 0) std::fputs(usageText(program).c_str(), stdout);
   } else if (parsed.outcome == ParseOutcome::Error) {
-    if (rank == 0)
-      std::fprintf(stderr, "hetccl-perf: %s\n%s", parsed.error.c_str(), usageText(program).c_str());
+    if (rank == 0) std::fprintf(stderr, "hetccl-perf: %s\n%s", parsed.error.c_str(), usageText(program).c_str());
     status = kExitUsage;
   } else if (collectiveHasRoot(parsed.options.collective) && parsed.options.root >= nranks) {
     if (rank == 0)
-      std::fprintf(stderr, "hetccl-perf: root %d is not a rank (nranks %d)\n%s",
-                   parsed.options.root, nranks, usageText(program).c_str());
+      std::fprintf(stderr, "hetccl-perf: root %d is not a rank (nranks %d)\n%s", parsed.options.root, nranks,
+                   usageText(program).c_str());
     status = kExitUsage;
   } else {
     status = runBenchmark(parsed.options, rank, nranks);

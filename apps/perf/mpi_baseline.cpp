@@ -46,8 +46,7 @@ bool fitsInt(size_t count) { return count <= static_cast<size_t>(INT_MAX); }
 
 }  // namespace
 
-MpiBaseline::MpiBaseline(MPI_Comm comm, size_t capacityBytes)
-    : send_(capacityBytes), recv_(capacityBytes) {
+MpiBaseline::MpiBaseline(MPI_Comm comm, size_t capacityBytes) : send_(capacityBytes), recv_(capacityBytes) {
   // A private communicator keeps the baseline's messages apart from everything else.
   MPI_Comm_dup(comm, &comm_);
   MPI_Comm_rank(comm_, &rank_);
@@ -100,31 +99,26 @@ int MpiBaseline::run(const PatternSpec& spec, const CollectiveShape& shape) {
   void* send = send_.data();
   void* recv = recv_.data();
   switch (spec.collective) {
-    case Collective::AllReduce:
-      return MPI_Allreduce(send, recv, count, t, mpiOp(spec.type, spec.op), comm_);
-    case Collective::AllGather:
-      return MPI_Allgather(send, count, t, recv, count, t, comm_);
+    case Collective::AllReduce: return MPI_Allreduce(send, recv, count, t, mpiOp(spec.type, spec.op), comm_);
+    case Collective::AllGather: return MPI_Allgather(send, count, t, recv, count, t, comm_);
     case Collective::ReduceScatter:
       return MPI_Reduce_scatter_block(send, recv, count, t, mpiOp(spec.type, spec.op), comm_);
     case Collective::Broadcast:
       // MPI's broadcast has one buffer: the root sends from it, the others receive into it.
       return MPI_Bcast(rank_ == spec.root ? send : recv, count, t, spec.root, comm_);
-    case Collective::Reduce:
-      return MPI_Reduce(send, recv, count, t, mpiOp(spec.type, spec.op), spec.root, comm_);
-    case Collective::AlltoAll:
-      return MPI_Alltoall(send, count, t, recv, count, t, comm_);
+    case Collective::Reduce: return MPI_Reduce(send, recv, count, t, mpiOp(spec.type, spec.op), spec.root, comm_);
+    case Collective::AlltoAll: return MPI_Alltoall(send, count, t, recv, count, t, comm_);
     case Collective::SendRecv: {
       const int next = (rank_ + 1) % nranks_;
       const int prev = (rank_ - 1 + nranks_) % nranks_;
-      return MPI_Sendrecv(send, count, t, next, 0, recv, count, t, prev, 0, comm_,
-                          MPI_STATUS_IGNORE);
+      return MPI_Sendrecv(send, count, t, next, 0, recv, count, t, prev, 0, comm_, MPI_STATUS_IGNORE);
     }
   }
   return MPI_ERR_ARG;
 }
 
-BaselineMeasurement MpiBaseline::measure(const PatternSpec& spec, const CollectiveShape& shape,
-                                         int warmupIters, int iters) {
+BaselineMeasurement MpiBaseline::measure(const PatternSpec& spec, const CollectiveShape& shape, int warmupIters,
+                                         int iters) {
   BaselineMeasurement m;
   // The whole-buffer counts of allgather/alltoall are count x nranks; check those too.
   if (!fitsInt(shape.sendElements) || !fitsInt(shape.recvElements)) return m;
@@ -147,8 +141,7 @@ BaselineMeasurement MpiBaseline::measure(const PatternSpec& spec, const Collecti
   MPI_Allreduce(&localUs, &maxUs, 1, MPI_DOUBLE, MPI_MAX, comm_);
   m.measured = true;
   m.timeUs = maxUs;
-  m.busbw = makeMeasurement(maxUs, shape.bytes, busBandwidthFactor(spec.collective, nranks_), -1)
-                .busbw;
+  m.busbw = makeMeasurement(maxUs, shape.bytes, busBandwidthFactor(spec.collective, nranks_), -1).busbw;
   return m;
 }
 

@@ -25,8 +25,7 @@ class MpiBaseline {
   MpiBaseline& operator=(const MpiBaseline&) = delete;
 
   // Out of place only.  Not measured when a count does not fit MPI's int.
-  BaselineMeasurement measure(const PatternSpec& spec, const CollectiveShape& shape,
-                              int warmupIters, int iters);
+  BaselineMeasurement measure(const PatternSpec& spec, const CollectiveShape& shape, int warmupIters, int iters);
 
  private:
   MPI_Datatype mpiType(DataType type) const;

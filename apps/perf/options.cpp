@@ -61,14 +61,20 @@ std::string applyFlag(const Argument& a, PerfOptions& o) {
     case 'r': return readInteger(a, 0, INT_MAX, &o.root);
     case 'J': return hetccl_apps::readText(a, &o.jsonPath);
     case 'd': {
-      if (a.value == "all") { o.types = allDataTypes(); return ""; }
+      if (a.value == "all") {
+        o.types = allDataTypes();
+        return "";
+      }
       DataType t;
       if (!parseDataType(a.value, &t)) return invalidValue(a, "a data type, or all");
       o.types = {t};
       return "";
     }
     case 'o': {
-      if (a.value == "all") { o.ops = allRedOps(); return ""; }
+      if (a.value == "all") {
+        o.ops = allRedOps();
+        return "";
+      }
       RedOp op;
       if (!parseRedOp(a.value, &op)) return invalidValue(a, "sum prod max min avg, or all");
       o.ops = {op};
@@ -107,8 +113,7 @@ const std::vector<std::string>& knownAlgorithms() {
   return names;
 }
 
-bool parseAlgorithmList(const std::string& text, std::vector<std::string>* algorithms,
-                        std::string* error) {
+bool parseAlgorithmList(const std::string& text, std::vector<std::string>* algorithms, std::string* error) {
   const auto& known = knownAlgorithms();
   std::vector<std::string> names;
   if (text.empty()) {
@@ -139,8 +144,7 @@ bool parseAlgorithmList(const std::string& text, std::vector<std::string>* algor
 ParseResult parseOptions(int argc, const char* const* argv) {
   std::vector<Argument> arguments;
   std::string error;
-  if (!hetccl_apps::parseCommandLine(argc, argv, perfFlags(), &arguments, &error))
-    return fail(error);
+  if (!hetccl_apps::parseCommandLine(argc, argv, perfFlags(), &arguments, &error)) return fail(error);
   ParseResult result;
   PerfOptions& o = result.options;
   bool haveCollective = false;
@@ -151,8 +155,7 @@ ParseResult parseOptions(int argc, const char* const* argv) {
     }
     if (a.key == Argument::kOperand) {
       if (haveCollective) return fail("more than one collective given ('" + a.value + "')");
-      if (!parseCollective(a.value, &o.collective))
-        return fail("unknown collective '" + a.value + "'");
+      if (!parseCollective(a.value, &o.collective)) return fail("unknown collective '" + a.value + "'");
       haveCollective = true;
       continue;
     }
@@ -170,7 +173,8 @@ std::vector<size_t> sizeSweep(const PerfOptions& o) {
 }
 
 std::string usageText(const std::string& program) {
-  return "usage: " + program + " COLLECTIVE [flags]\n"
+  return "usage: " + program +
+         " COLLECTIVE [flags]\n"
          "  COLLECTIVE: allreduce allgather reducescatter broadcast reduce alltoall sendrecv\n" +
          hetccl_apps::describeFlags(perfFlags()) +
          "  SIZE is the full buffer in bytes, as nccl-tests: for allgather, reducescatter and\n"

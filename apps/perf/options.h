@@ -49,14 +49,12 @@ ParseResult parseOptions(int argc, const char* const* argv);
 
 std::string usageText(const std::string& program);
 
-
 // The names --algo accepts: the values of hetcclConfig_t.algorithm.
 const std::vector<std::string>& knownAlgorithms();
 
 // "ring,hier,auto" -> {ring, hier, auto}.  Fails (with a message) on an unknown name, an
 // empty entry or a name listed twice (two identical communicators would only double the run).
-bool parseAlgorithmList(const std::string& text, std::vector<std::string>* algorithms,
-                        std::string* error);
+bool parseAlgorithmList(const std::string& text, std::vector<std::string>* algorithms, std::string* error);
 
 // The sizes to run, min to max inclusive: by factor, or by increment when stepBytes > 0.
 std::vector<size_t> sizeSweep(const PerfOptions& options);

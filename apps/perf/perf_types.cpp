@@ -4,37 +4,49 @@ namespace hetccl_perf {
 
 namespace {
 
-struct CollectiveEntry { Collective collective; const char* name; };
+struct CollectiveEntry {
+  Collective collective;
+  const char* name;
+};
 constexpr CollectiveEntry kCollectives[] = {
-    {Collective::AllReduce, "allreduce"},     {Collective::AllGather, "allgather"},
-    {Collective::ReduceScatter, "reducescatter"}, {Collective::Broadcast, "broadcast"},
-    {Collective::Reduce, "reduce"},           {Collective::AlltoAll, "alltoall"},
+    {Collective::AllReduce, "allreduce"},
+    {Collective::AllGather, "allgather"},
+    {Collective::ReduceScatter, "reducescatter"},
+    {Collective::Broadcast, "broadcast"},
+    {Collective::Reduce, "reduce"},
+    {Collective::AlltoAll, "alltoall"},
     {Collective::SendRecv, "sendrecv"},
 };
 
-struct TypeEntry { DataType type; const char* name; size_t size; };
+struct TypeEntry {
+  DataType type;
+  const char* name;
+  size_t size;
+};
 // nccl-tests' "-d all" order.
 constexpr TypeEntry kTypes[] = {
-    {DataType::Int8, "int8", 1},     {DataType::Uint8, "uint8", 1},
-    {DataType::Int32, "int32", 4},   {DataType::Uint32, "uint32", 4},
-    {DataType::Int64, "int64", 8},   {DataType::Uint64, "uint64", 8},
-    {DataType::Float16, "half", 2},  {DataType::Float32, "float", 4},
-    {DataType::Float64, "double", 8}, {DataType::Bfloat16, "bfloat16", 2},
+    {DataType::Int8, "int8", 1},         {DataType::Uint8, "uint8", 1},   {DataType::Int32, "int32", 4},
+    {DataType::Uint32, "uint32", 4},     {DataType::Int64, "int64", 8},   {DataType::Uint64, "uint64", 8},
+    {DataType::Float16, "half", 2},      {DataType::Float32, "float", 4}, {DataType::Float64, "double", 8},
+    {DataType::Bfloat16, "bfloat16", 2},
 };
 
-struct TypeAlias { const char* alias; DataType type; };
+struct TypeAlias {
+  const char* alias;
+  DataType type;
+};
 constexpr TypeAlias kTypeAliases[] = {
-    {"char", DataType::Int8},        {"int", DataType::Int32},
-    {"float16", DataType::Float16},  {"fp16", DataType::Float16},
-    {"float32", DataType::Float32},  {"fp32", DataType::Float32},
-    {"float64", DataType::Float64},  {"fp64", DataType::Float64},
-    {"bf16", DataType::Bfloat16},
+    {"char", DataType::Int8},       {"int", DataType::Int32},       {"float16", DataType::Float16},
+    {"fp16", DataType::Float16},    {"float32", DataType::Float32}, {"fp32", DataType::Float32},
+    {"float64", DataType::Float64}, {"fp64", DataType::Float64},    {"bf16", DataType::Bfloat16},
 };
 
-struct OpEntry { RedOp op; const char* name; };
+struct OpEntry {
+  RedOp op;
+  const char* name;
+};
 constexpr OpEntry kOps[] = {
-    {RedOp::Sum, "sum"}, {RedOp::Prod, "prod"}, {RedOp::Max, "max"},
-    {RedOp::Min, "min"}, {RedOp::Avg, "avg"},
+    {RedOp::Sum, "sum"}, {RedOp::Prod, "prod"}, {RedOp::Max, "max"}, {RedOp::Min, "min"}, {RedOp::Avg, "avg"},
 };
 
 }  // namespace
@@ -47,7 +59,10 @@ const char* collectiveName(Collective c) {
 
 bool parseCollective(const std::string& name, Collective* out) {
   for (const auto& e : kCollectives)
-    if (name == e.name) { *out = e.collective; return true; }
+    if (name == e.name) {
+      *out = e.collective;
+      return true;
+    }
   return false;
 }
 
@@ -55,9 +70,7 @@ bool collectiveReduces(Collective c) {
   return c == Collective::AllReduce || c == Collective::ReduceScatter || c == Collective::Reduce;
 }
 
-bool collectiveHasRoot(Collective c) {
-  return c == Collective::Broadcast || c == Collective::Reduce;
-}
+bool collectiveHasRoot(Collective c) { return c == Collective::Broadcast || c == Collective::Reduce; }
 
 const char* dataTypeName(DataType t) {
   for (const auto& e : kTypes)
@@ -72,19 +85,22 @@ size_t dataTypeSize(DataType t) {
 }
 
 bool dataTypeIsInteger(DataType t) {
-  return t != DataType::Float16 && t != DataType::Float32 && t != DataType::Float64 &&
-         t != DataType::Bfloat16;
+  return t != DataType::Float16 && t != DataType::Float32 && t != DataType::Float64 && t != DataType::Bfloat16;
 }
 
-bool dataTypeIsSigned(DataType t) {
-  return t != DataType::Uint8 && t != DataType::Uint32 && t != DataType::Uint64;
-}
+bool dataTypeIsSigned(DataType t) { return t != DataType::Uint8 && t != DataType::Uint32 && t != DataType::Uint64; }
 
 bool parseDataType(const std::string& name, DataType* out) {
   for (const auto& e : kTypes)
-    if (name == e.name) { *out = e.type; return true; }
+    if (name == e.name) {
+      *out = e.type;
+      return true;
+    }
   for (const auto& a : kTypeAliases)
-    if (name == a.alias) { *out = a.type; return true; }
+    if (name == a.alias) {
+      *out = a.type;
+      return true;
+    }
   return false;
 }
 
@@ -102,7 +118,10 @@ const char* redOpName(RedOp op) {
 
 bool parseRedOp(const std::string& name, RedOp* out) {
   for (const auto& e : kOps)
-    if (name == e.name) { *out = e.op; return true; }
+    if (name == e.name) {
+      *out = e.op;
+      return true;
+    }
   return false;
 }
 

@@ -13,8 +13,16 @@ namespace hetccl_perf {
 enum class Collective { AllReduce, AllGather, ReduceScatter, Broadcast, Reduce, AlltoAll, SendRecv };
 
 enum class DataType : int {
-  Int8 = 0, Uint8 = 1, Int32 = 2, Uint32 = 3, Int64 = 4, Uint64 = 5,
-  Float16 = 6, Float32 = 7, Float64 = 8, Bfloat16 = 9,
+  Int8 = 0,
+  Uint8 = 1,
+  Int32 = 2,
+  Uint32 = 3,
+  Int64 = 4,
+  Uint64 = 5,
+  Float16 = 6,
+  Float32 = 7,
+  Float64 = 8,
+  Bfloat16 = 9,
 };
 
 enum class RedOp : int { Sum = 0, Prod = 1, Max = 2, Min = 3, Avg = 4 };

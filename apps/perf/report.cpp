@@ -48,14 +48,11 @@ std::string formatTime(double us) {
   return format("%7.2f", us);
 }
 
-std::string formatWrong(int64_t wrong) {
-  return wrong < 0 ? "N/A" : format("%lld", static_cast<long long>(wrong));
-}
+std::string formatWrong(int64_t wrong) { return wrong < 0 ? "N/A" : format("%lld", static_cast<long long>(wrong)); }
 
 std::string measurementColumns(const Measurement& m) {
-  return format(kMeasurementColumns, formatTime(m.timeUs).c_str(),
-                format("%6.2f", m.algbw).c_str(), format("%6.2f", m.busbw).c_str(),
-                formatWrong(m.wrong).c_str());
+  return format(kMeasurementColumns, formatTime(m.timeUs).c_str(), format("%6.2f", m.algbw).c_str(),
+                format("%6.2f", m.busbw).c_str(), formatWrong(m.wrong).c_str());
 }
 
 std::string joinTypes(const std::vector<DataType>& types) {
@@ -78,8 +75,7 @@ std::string joinWords(const std::vector<std::string>& words) {
 
 bool withRequestColumn(const PerfOptions& o) { return !o.algorithms.empty(); }
 
-std::string algorithmColumns(const PerfOptions& o, const std::string& request,
-                             const std::string& algorithm) {
+std::string algorithmColumns(const PerfOptions& o, const std::string& request, const std::string& algorithm) {
   std::string s;
   if (withRequestColumn(o)) s += format(kRequestColumn, request.c_str());
   return s + format(kAlgorithmColumn, algorithm.c_str());
@@ -113,8 +109,7 @@ std::vector<AlgorithmAverage> averagesByAlgorithm(const std::vector<ResultRow>& 
     averages[i].avgBusBandwidth += r.outOfPlace.busbw + r.inPlace.busbw;
     measurements[i] += 2;
   }
-  for (size_t i = 0; i < averages.size(); ++i)
-    averages[i].avgBusBandwidth /= static_cast<double>(measurements[i]);
+  for (size_t i = 0; i < averages.size(); ++i) averages[i].avgBusBandwidth /= static_cast<double>(measurements[i]);
   return averages;
 }
 
@@ -150,20 +145,19 @@ std::string formatHeader(const ReportSettings& s) {
   std::string h;
   h += format("# hetccl-perf: %s, nranks %d, hetccl %s\n", collectiveName(o.collective), s.nranks,
               s.libraryVersion.c_str());
-  std::string step = o.stepBytes > 0 ? format("%zu(bytes)", o.stepBytes)
-                                     : format("%zu(factor)", o.stepFactor);
-  h += format("#  minBytes %zu maxBytes %zu step: %s warmup iters: %d iters: %d validation: %d\n",
-              o.minBytes, o.maxBytes, step.c_str(), o.warmupIters, o.iters, o.check ? 1 : 0);
+  std::string step = o.stepBytes > 0 ? format("%zu(bytes)", o.stepBytes) : format("%zu(factor)", o.stepFactor);
+  h += format("#  minBytes %zu maxBytes %zu step: %s warmup iters: %d iters: %d validation: %d\n", o.minBytes,
+              o.maxBytes, step.c_str(), o.warmupIters, o.iters, o.check ? 1 : 0);
   h += "#  types: " + joinTypes(o.types);
   if (collectiveReduces(o.collective)) h += "  ops: " + joinOps(o.ops);
   if (collectiveHasRoot(o.collective)) h += format("  root: %d", o.root);
   h += "\n";
-  h += format("#  time: mean per iteration (us), maximum over ranks; algbw = size / time "
-              "(1 GB = 1e9 B); busbw = algbw x %s\n",
-              busBandwidthFormula(o.collective));
+  h += format(
+      "#  time: mean per iteration (us), maximum over ranks; algbw = size / time "
+      "(1 GB = 1e9 B); busbw = algbw x %s\n",
+      busBandwidthFormula(o.collective));
   h += "#  algo: the algorithm the library ran (out of place)";
-  if (withRequestColumn(o))
-    h += "; request: the --algo entry, one communicator each: " + joinWords(o.algorithms);
+  if (withRequestColumn(o)) h += "; request: the --algo entry, one communicator each: " + joinWords(o.algorithms);
   h += "\n";
   if (o.mpiBaseline)
     h += "#  MPI baseline: the matching MPI collective on host buffers of the same size, out of "
@@ -172,8 +166,7 @@ std::string formatHeader(const ReportSettings& s) {
   for (const std::string& line : s.rankLines) h += "#  " + line + "\n";
   if (!s.rankLines.empty()) h += "#\n";
 
-  std::string groups = "#" + std::string(kKeyWidth - 1, ' ') +
-                       centered("out-of-place", kMeasurementWidth) +
+  std::string groups = "#" + std::string(kKeyWidth - 1, ' ') + centered("out-of-place", kMeasurementWidth) +
                        centered("in-place", kMeasurementWidth);
   const int algorithmWidth = kAlgorithmWidth + (withRequestColumn(o) ? kRequestWidth : 0);
   groups += std::string(static_cast<size_t>(algorithmWidth), ' ');
@@ -189,8 +182,7 @@ std::string formatHeader(const ReportSettings& s) {
 
   std::string units = "#" + format(kKeyColumns, "(B)", "(elements)", "", "", "").substr(1) +
                       format(kMeasurementColumns, "(us)", "(GB/s)", "(GB/s)", "") +
-                      format(kMeasurementColumns, "(us)", "(GB/s)", "(GB/s)", "") +
-                      algorithmColumns(o, "", "");
+                      format(kMeasurementColumns, "(us)", "(GB/s)", "(GB/s)", "") + algorithmColumns(o, "", "");
   if (o.mpiBaseline) units += format(kBaselineColumns, "(us)", "(GB/s)", "");
   h += rstrip(units) + "\n";
   return h;
@@ -198,9 +190,8 @@ std::string formatHeader(const ReportSettings& s) {
 
 std::string formatRow(const ResultRow& row, const PerfOptions& options) {
   std::string line =
-      format(kKeyColumns, format("%zu", row.bytes).c_str(), format("%zu", row.count).c_str(),
-             dataTypeName(row.type), row.hasOp ? redOpName(row.op) : "none",
-             row.hasRoot ? format("%d", row.root).c_str() : "none");
+      format(kKeyColumns, format("%zu", row.bytes).c_str(), format("%zu", row.count).c_str(), dataTypeName(row.type),
+             row.hasOp ? redOpName(row.op) : "none", row.hasRoot ? format("%d", row.root).c_str() : "none");
   line += measurementColumns(row.outOfPlace);
   line += measurementColumns(row.inPlace);
   line += algorithmColumns(options, row.requestedAlgorithm.empty() ? "-" : row.requestedAlgorithm,
@@ -209,8 +200,7 @@ std::string formatRow(const ResultRow& row, const PerfOptions& options) {
     if (row.baseline.measured) {
       const double ratio = ratioVersusMpi(row);
       line += format(kBaselineColumns, formatTime(row.baseline.timeUs).c_str(),
-                     format("%6.2f", row.baseline.busbw).c_str(),
-                     ratio > 0 ? format("%6.2f", ratio).c_str() : "N/A");
+                     format("%6.2f", row.baseline.busbw).c_str(), ratio > 0 ? format("%6.2f", ratio).c_str() : "N/A");
     } else {
       line += format(kBaselineColumns, "N/A", "N/A", "N/A");
     }
@@ -237,8 +227,7 @@ std::string formatFooter(const Footer& f) {
          format("# Avg bus bandwidth    : %g\n", f.avgBusBandwidth) + footerByAlgorithm(f) + "#\n";
 }
 
-std::string formatJson(const ReportSettings& s, const std::vector<ResultRow>& rows,
-                       const Footer& footer) {
+std::string formatJson(const ReportSettings& s, const std::vector<ResultRow>& rows, const Footer& footer) {
   const PerfOptions& o = s.options;
   Json types = Json::array();
   for (DataType t : o.types) types.push_back(dataTypeName(t));
@@ -302,8 +291,7 @@ std::string formatJson(const ReportSettings& s, const std::vector<ResultRow>& ro
   };
   if (!footer.byAlgorithm.empty()) {
     Json averages = Json::object();
-    for (const AlgorithmAverage& a : footer.byAlgorithm)
-      averages[a.requestedAlgorithm] = measured(a.avgBusBandwidth);
+    for (const AlgorithmAverage& a : footer.byAlgorithm) averages[a.requestedAlgorithm] = measured(a.avgBusBandwidth);
     document["avg_bus_bandwidth_by_algorithm"] = averages;
   }
   return hetccl_apps::formatJson(document);

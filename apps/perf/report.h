@@ -42,7 +42,7 @@ struct ResultRow {
   int root = 0;
   Measurement outOfPlace;
   Measurement inPlace;
-  BaselineMeasurement baseline;  // only printed with --baseline mpi
+  BaselineMeasurement baseline;    // only printed with --baseline mpi
   std::string requestedAlgorithm;  // the --algo entry the row ran under; "" without --algo
   std::string algorithm;           // what the library ran (hetcclCommGetAlgorithm); "" unknown
 };
@@ -50,8 +50,8 @@ struct ResultRow {
 struct ReportSettings {
   PerfOptions options;
   int nranks = 1;
-  std::string libraryVersion;             // "0.1.0"
-  std::vector<std::string> rankLines;     // one description per rank, printed in the header
+  std::string libraryVersion;          // "0.1.0"
+  std::vector<std::string> rankLines;  // one description per rank, printed in the header
 };
 
 struct AlgorithmAverage {
@@ -70,8 +70,7 @@ std::string formatHeader(const ReportSettings& settings);
 std::string formatRow(const ResultRow& row, const PerfOptions& options);
 Footer summarize(const std::vector<ResultRow>& rows);
 std::string formatFooter(const Footer& footer);
-std::string formatJson(const ReportSettings& settings, const std::vector<ResultRow>& rows,
-                       const Footer& footer);
+std::string formatJson(const ReportSettings& settings, const std::vector<ResultRow>& rows, const Footer& footer);
 
 // hetccl out-of-place busbw over MPI's; 0 when MPI's is 0 or missing.
 double ratioVersusMpi(const ResultRow& row);

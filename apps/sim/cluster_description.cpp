@@ -39,21 +39,30 @@ class StatementParser {
     const std::string& keyword = words[0];
     if (keyword == "island") return island(words, line);
     if (keyword == "link") return link(words, line);
-    if (keyword == "reduce") return single(words, line, [&](const std::string& v) {
-      return hetccl::parseBandwidth(v, &cluster_->reduceBytesPerSecond) || fail("bad bandwidth '" + v + "' (e.g. 500GB/s)");
-    });
-    if (keyword == "copy") return single(words, line, [&](const std::string& v) {
-      return hetccl::parseBandwidth(v, &cluster_->copyBytesPerSecond) || fail("bad bandwidth '" + v + "' (e.g. 1000GB/s)");
-    });
-    if (keyword == "step_overhead") return single(words, line, [&](const std::string& v) {
-      return hetccl::parseDuration(v, &cluster_->stepOverheadSeconds) || fail("bad duration '" + v + "' (e.g. 5us)");
-    });
-    if (keyword == "layout") return single(words, line, [&](const std::string& v) {
-      if (v == "contiguous") cluster_->layout = RankLayout::Contiguous;
-      else if (v == "interleaved") cluster_->layout = RankLayout::Interleaved;
-      else return fail("unknown layout '" + v + "' (contiguous or interleaved)");
-      return true;
-    });
+    if (keyword == "reduce")
+      return single(words, line, [&](const std::string& v) {
+        return hetccl::parseBandwidth(v, &cluster_->reduceBytesPerSecond) ||
+               fail("bad bandwidth '" + v + "' (e.g. 500GB/s)");
+      });
+    if (keyword == "copy")
+      return single(words, line, [&](const std::string& v) {
+        return hetccl::parseBandwidth(v, &cluster_->copyBytesPerSecond) ||
+               fail("bad bandwidth '" + v + "' (e.g. 1000GB/s)");
+      });
+    if (keyword == "step_overhead")
+      return single(words, line, [&](const std::string& v) {
+        return hetccl::parseDuration(v, &cluster_->stepOverheadSeconds) || fail("bad duration '" + v + "' (e.g. 5us)");
+      });
+    if (keyword == "layout")
+      return single(words, line, [&](const std::string& v) {
+        if (v == "contiguous")
+          cluster_->layout = RankLayout::Contiguous;
+        else if (v == "interleaved")
+          cluster_->layout = RankLayout::Interleaved;
+        else
+          return fail("unknown layout '" + v + "' (contiguous or interleaved)");
+        return true;
+      });
     return fail("unknown statement '" + keyword + "' (island, link, reduce, copy, step_overhead, layout)");
   }
 
@@ -163,15 +172,16 @@ bool parseClusterDescription(std::istream& input, ClusterDescription* cluster, D
     }
   }
   if (result.islands.empty()) {
-    *error = DescriptionError{
-        0, "no island declared (e.g. 'island nvidia nodes=2 ranks_per_node=4 intra=150GB/s:2us')"};
+    *error =
+        DescriptionError{0, "no island declared (e.g. 'island nvidia nodes=2 ranks_per_node=4 intra=150GB/s:2us')"};
     return false;
   }
   for (const IslandDescription& island : result.islands)
     if (!result.networkSet && (result.islands.size() > 1 || island.nodes > 1)) {
-      *error = DescriptionError{0, "no 'link inter BANDWIDTH:LATENCY', needed when there are several islands or an "
-                                   "island spans nodes (island '" + island.name + "', line " +
-                                   std::to_string(island.line) + ")"};
+      *error = DescriptionError{0,
+                                "no 'link inter BANDWIDTH:LATENCY', needed when there are several islands or an "
+                                "island spans nodes (island '" +
+                                    island.name + "', line " + std::to_string(island.line) + ")"};
       return false;
     }
   *cluster = result;

@@ -48,7 +48,7 @@ struct IslandDescription {
   int ranksPerNode = 0;
   hetccl::LinkCost intraNode;
   std::string library = "none";  // the island's vendor library, or "none"
-  int line = 0;  // where it was declared, for messages
+  int line = 0;                  // where it was declared, for messages
 };
 
 enum class RankLayout { Contiguous, Interleaved };

@@ -56,14 +56,17 @@ int run(int argc, const char* const* argv) {
   context.costs = costParametersOf(cluster);
   context.settings = settings;
   // A forced algorithm the islands cannot run fails communicator creation in the library.
-  if (hetccl::Status status = hetccl::Tuner(topology, context.costs, hetccl::tunerSettings(settings)).validate(); !status.isOk()) {
+  if (hetccl::Status status = hetccl::Tuner(topology, context.costs, hetccl::tunerSettings(settings)).validate();
+      !status.isOk()) {
     std::cerr << "hetccl-sim: " << status.message() << "\n";
     return kBadInput;
   }
   std::vector<SizePrediction> rows =
       predictSweep(topology, context.costs, settings, options.collective, options.elementSize, sizeSweep(options));
-  if (options.json) printJson(std::cout, context, rows);
-  else printTable(std::cout, context, rows);
+  if (options.json)
+    printJson(std::cout, context, rows);
+  else
+    printTable(std::cout, context, rows);
   return 0;
 }
 

@@ -54,8 +54,9 @@ void printTable(std::ostream& out, const ReportContext& context, const std::vect
       << describeLink(c.interIsland) << format(", reduce %.4g GB/s", 1 / c.gamma / 1e9)
       << format(", copy %.4g GB/s, step overhead %.3g us\n", 1 / c.copyBeta / 1e9, c.stepOverhead * 1e6);
   out << "# " << hetccl::collectiveName(context.options->collective) << ", " << context.options->typeName
-      << ", algorithm " << hetccl::algorithmSettingName(context.settings) << ", chunk " << chunkSetting(context.settings) << ", depth "
-      << context.settings.pipelineDepth << "; time in us, busbw in GB/s\n";
+      << ", algorithm " << hetccl::algorithmSettingName(context.settings) << ", chunk "
+      << chunkSetting(context.settings) << ", depth " << context.settings.pipelineDepth
+      << "; time in us, busbw in GB/s\n";
   // Algorithm names over their two columns; "-" where the algorithm cannot run.
   out << "#" << std::string(23, ' ');
   for (hetccl::Algorithm algorithm : hetccl::allAlgorithms()) {
@@ -72,8 +73,10 @@ void printTable(std::ostream& out, const ReportContext& context, const std::vect
     std::snprintf(text, sizeof text, "%13zu %10zu", row.bytes, row.count);
     out << text;
     for (const AlgorithmPrediction& p : row.algorithms) {
-      if (!p.applies) out << "          -      -";
-      else out << format(" %10.1f %6.2f", p.choice.predictedSeconds * 1e6, p.busBandwidth / 1e9);
+      if (!p.applies)
+        out << "          -      -";
+      else
+        out << format(" %10.1f %6.2f", p.choice.predictedSeconds * 1e6, p.busBandwidth / 1e9);
     }
     std::snprintf(text, sizeof text, "  %6s %6s", hetccl::algorithmName(row.pick.algorithm),
                   byteLabel(row.pick.chunkBytes).c_str());
@@ -91,13 +94,11 @@ void printJson(std::ostream& out, const ReportContext& context, const std::vecto
                            {"nodes", island.nodes},
                            {"ranks_per_node", island.ranksPerNode},
                            {"library", island.library}});
-  const Json costModel{{"intra_gbps", predicted(1 / c.intraIsland.beta / 1e9)},
-                       {"intra_us", predicted(c.intraIsland.alpha * 1e6)},
-                       {"inter_gbps", predicted(1 / c.interIsland.beta / 1e9)},
-                       {"inter_us", predicted(c.interIsland.alpha * 1e6)},
-                       {"reduce_gbps", predicted(1 / c.gamma / 1e9)},
-                       {"copy_gbps", predicted(1 / c.copyBeta / 1e9)},
-                       {"step_overhead_us", predicted(c.stepOverhead * 1e6)}};
+  const Json costModel{
+      {"intra_gbps", predicted(1 / c.intraIsland.beta / 1e9)}, {"intra_us", predicted(c.intraIsland.alpha * 1e6)},
+      {"inter_gbps", predicted(1 / c.interIsland.beta / 1e9)}, {"inter_us", predicted(c.interIsland.alpha * 1e6)},
+      {"reduce_gbps", predicted(1 / c.gamma / 1e9)},           {"copy_gbps", predicted(1 / c.copyBeta / 1e9)},
+      {"step_overhead_us", predicted(c.stepOverhead * 1e6)}};
   Json results = Json::array();
   for (const SizePrediction& row : rows) {
     Json algorithms = Json::object();

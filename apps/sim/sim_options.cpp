@@ -54,8 +54,7 @@ std::string applyFlag(const Argument& a, SimOptions& o) {
     case 'f': return hetccl_apps::readInteger(a, 2, 1 << 20, &o.stepFactor);
     case 'c':
       if (!parseCollective(a.value, &o.collective))
-        return hetccl_apps::invalidValue(
-            a, "allreduce, allgather, reducescatter, broadcast, reduce or alltoall");
+        return hetccl_apps::invalidValue(a, "allreduce, allgather, reducescatter, broadcast, reduce or alltoall");
       return "";
     case 't': {
       hetccl_perf::DataType type;

@@ -6,8 +6,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "core/settings.h"
 #include "algorithms/tuner.h"
+#include "core/settings.h"
 #include "perf/perf_types.h"
 
 namespace hetccl_sim {
@@ -20,8 +20,8 @@ struct AlgorithmPrediction {
 };
 
 struct SizePrediction {
-  size_t bytes = 0;  // nccl-tests' size: the larger of the send and receive buffers
-  size_t count = 0;  // the collective's count argument (per rank for all-gather etc.)
+  size_t bytes = 0;                             // nccl-tests' size: the larger of the send and receive buffers
+  size_t count = 0;                             // the collective's count argument (per rank for all-gather etc.)
   std::vector<AlgorithmPrediction> algorithms;  // in allAlgorithms() order
   hetccl::TuningChoice pick;
   double pickBusBandwidth = 0;

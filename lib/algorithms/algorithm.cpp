@@ -6,15 +6,13 @@
 
 namespace hetccl {
 
-bool algorithmApplies(Algorithm algorithm, Collective collective, const TopologyView& topology,
-                      std::string* reason) {
+bool algorithmApplies(Algorithm algorithm, Collective collective, const TopologyView& topology, std::string* reason) {
   auto no = [&](const std::string& why) {
     if (reason) *reason = why;
     return false;
   };
   switch (algorithm) {
-    case Algorithm::Ring:
-      return true;
+    case Algorithm::Ring: return true;
     case Algorithm::Native:
       if (topology.islandCount() != 1)
         return no("native needs a single-island communicator (this one has " + std::to_string(topology.islandCount()) +
@@ -26,12 +24,14 @@ bool algorithmApplies(Algorithm algorithm, Collective collective, const Topology
         return true;
       return no(std::string("hier has no ") + collectiveName(collective) + " plan");
     case Algorithm::Torus:
-      if (collective != Collective::AllReduce) return no(std::string("torus has no ") + collectiveName(collective) + " plan");
+      if (collective != Collective::AllReduce)
+        return no(std::string("torus has no ") + collectiveName(collective) + " plan");
       if (!topology.equalIslands())
         return no("torus needs islands of equal size (this communicator has " + topology.describe() + ")");
       return true;
     case Algorithm::Small:
-      if (collective != Collective::AllReduce) return no(std::string("small has no ") + collectiveName(collective) + " plan");
+      if (collective != Collective::AllReduce)
+        return no(std::string("small has no ") + collectiveName(collective) + " plan");
       return true;
   }
   return no("unknown algorithm");
@@ -41,15 +41,9 @@ RankPlan buildPlan(Algorithm algorithm, const PlanRequest& request, int rank) {
   RankPlan plan;
   switch (algorithm) {
     case Algorithm::Ring:
-    case Algorithm::Native:
-      plan = buildFlatPlan(request, rank);
-      break;
-    case Algorithm::Torus:
-      plan = buildTorusAllReduce(request, rank);
-      break;
-    case Algorithm::Small:
-      plan = buildTreeAllReduce(request, rank);
-      break;
+    case Algorithm::Native: plan = buildFlatPlan(request, rank); break;
+    case Algorithm::Torus: plan = buildTorusAllReduce(request, rank); break;
+    case Algorithm::Small: plan = buildTreeAllReduce(request, rank); break;
     case Algorithm::Hierarchical:
       switch (request.collective) {
         case Collective::AllReduce: plan = buildHierarchicalAllReduce(request, rank); break;

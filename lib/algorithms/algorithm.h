@@ -11,8 +11,7 @@
 namespace hetccl {
 
 // Whether `algorithm` can run `collective` on `topology`; if not, *reason says why.
-bool algorithmApplies(Algorithm algorithm, Collective collective, const TopologyView& topology,
-                      std::string* reason);
+bool algorithmApplies(Algorithm algorithm, Collective collective, const TopologyView& topology, std::string* reason);
 
 // The plan of `rank`.  The algorithm must apply (see algorithmApplies).
 RankPlan buildPlan(Algorithm algorithm, const PlanRequest& request, int rank);

@@ -52,10 +52,10 @@ struct PlanSummary {
     std::vector<OpCost> ops;
     std::vector<StepRun> runs;
     std::vector<OpCost> islandOps;  // run whole, between the pipelined phases
-    size_t largestOp = 0;  // largestOpCount of the plan's pipelined steps
+    size_t largestOp = 0;           // largestOpCount of the plan's pipelined steps
   };
   std::vector<Rank> ranks;
-  size_t steps = 0;  // of the longest plan
+  size_t steps = 0;    // of the longest plan
   size_t opCount = 0;  // ops and runs stored: what bounds the memo
 };
 
@@ -69,7 +69,8 @@ PlanSummary summarize(const CostQuery& query) {
     const int islandSize = topology.islandSize(topology.islandOf[rank]);
     for (size_t s = 0; s < plan.steps.size(); ++s) {
       if (isIslandStep(plan.steps[s])) {
-        for (const Op& op : plan.steps[s].ops) costs.islandOps.push_back(OpCost{op.kind, false, op.dst.count, islandSize});
+        for (const Op& op : plan.steps[s].ops)
+          costs.islandOps.push_back(OpCost{op.kind, false, op.dst.count, islandSize});
         continue;
       }
       const uint32_t begin = static_cast<uint32_t>(costs.ops.size());
@@ -105,15 +106,21 @@ struct PlanKey {
   std::vector<bool> islandLibrary;
 
   explicit PlanKey(const CostQuery& query)
-      : algorithm(query.algorithm), collective(query.request.collective), count(query.request.count),
-        nranks(query.request.nranks), root(query.request.root), inPlace(query.request.inPlace),
-        average(query.request.average), vendorIslandSteps(query.request.vendorIslandSteps), islandOf(query.request.topology->islandOf),
-        indexInIsland(query.request.topology->indexInIsland), islandLibrary(query.request.topology->islandLibrary) {}
+      : algorithm(query.algorithm),
+        collective(query.request.collective),
+        count(query.request.count),
+        nranks(query.request.nranks),
+        root(query.request.root),
+        inPlace(query.request.inPlace),
+        average(query.request.average),
+        vendorIslandSteps(query.request.vendorIslandSteps),
+        islandOf(query.request.topology->islandOf),
+        indexInIsland(query.request.topology->indexInIsland),
+        islandLibrary(query.request.topology->islandLibrary) {}
   bool operator==(const PlanKey& o) const {
     return algorithm == o.algorithm && collective == o.collective && count == o.count && nranks == o.nranks &&
-           root == o.root && inPlace == o.inPlace && average == o.average &&
-           vendorIslandSteps == o.vendorIslandSteps && islandOf == o.islandOf &&
-           indexInIsland == o.indexInIsland && islandLibrary == o.islandLibrary;
+           root == o.root && inPlace == o.inPlace && average == o.average && vendorIslandSteps == o.vendorIslandSteps &&
+           islandOf == o.islandOf && indexInIsland == o.indexInIsland && islandLibrary == o.islandLibrary;
   }
 };
 
@@ -145,7 +152,7 @@ class SummaryMemo {
   }
 
  private:
-  static constexpr size_t kMaxEntries = 8;        // more than the algorithms of one choice
+  static constexpr size_t kMaxEntries = 8;            // more than the algorithms of one choice
   static constexpr size_t kMaxOps = size_t{1} << 21;  // ops and runs: about 32 MiB
   std::list<std::pair<PlanKey, std::shared_ptr<const PlanSummary>>> entries_;
 };
@@ -172,9 +179,19 @@ StepCost stepCost(const OpCost* begin, const OpCost* end, size_t chunkElements, 
     double bytes = static_cast<double>(count * elementSize);
     int linkClass = op->crossIsland ? 1 : 0;
     switch (op->kind) {
-      case OpKind::Send: sent[linkClass] += bytes; sends[linkClass] = true; break;
-      case OpKind::RecvCopy: received[linkClass] += bytes; receives[linkClass] = true; break;
-      case OpKind::RecvReduce: received[linkClass] += bytes; receives[linkClass] = true; reduced += bytes; break;
+      case OpKind::Send:
+        sent[linkClass] += bytes;
+        sends[linkClass] = true;
+        break;
+      case OpKind::RecvCopy:
+        received[linkClass] += bytes;
+        receives[linkClass] = true;
+        break;
+      case OpKind::RecvReduce:
+        received[linkClass] += bytes;
+        receives[linkClass] = true;
+        reduced += bytes;
+        break;
       case OpKind::Reduce: reduced += bytes; break;
       case OpKind::Copy: copied += bytes; break;
       case OpKind::Divide: copied += bytes; break;
@@ -214,8 +231,7 @@ double islandSeconds(const OpCost& op, size_t elementSize, const CostParameters&
       return parameters.stepOverhead + std::ceil(std::log2(g)) * (link.alpha + block * (link.beta + parameters.gamma));
     case OpKind::IslandBroadcast:
       return parameters.stepOverhead + std::ceil(std::log2(g)) * (link.alpha + block * link.beta);
-    default:
-      return 0;
+    default: return 0;
   }
 }
 

@@ -19,21 +19,21 @@
 namespace hetccl {
 
 struct LinkCost {
-  double alpha = 5e-6;        // seconds per message
-  double beta = 1.0 / 5e9;    // seconds per byte
+  double alpha = 5e-6;      // seconds per message
+  double beta = 1.0 / 5e9;  // seconds per byte
 };
 
 struct CostParameters {
   LinkCost intraIsland;
   LinkCost interIsland;
-  double gamma = 1.0 / 4e9;          // seconds per byte reduced (read two, write one)
-  double copyBeta = 1.0 / 5e9;       // seconds per byte copied locally
-  double stepOverhead = 10e-6;       // executor bookkeeping per pipeline step
+  double gamma = 1.0 / 4e9;     // seconds per byte reduced (read two, write one)
+  double copyBeta = 1.0 / 5e9;  // seconds per byte copied locally
+  double stepOverhead = 10e-6;  // executor bookkeeping per pipeline step
 };
 
 struct CostQuery {
   Algorithm algorithm = Algorithm::Ring;
-  PlanRequest request;          // request.topology must be set
+  PlanRequest request;  // request.topology must be set
   size_t elementSize = 4;
   size_t chunkBytes = size_t{1} << 20;
   int pipelineDepth = 4;

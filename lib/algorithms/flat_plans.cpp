@@ -48,8 +48,8 @@ RankPlan buildRingAllReduce(const PlanRequest& request, int rank) {
     step.ops.reserve(2);
     // The first step sends raw input; later steps forward what the previous step reduced.
     addOp(step, Op{OpKind::Send, right, block(s == 0 ? kInputBuffer : kOutputBuffer, n, p, sendIndex), {}});
-    addOp(step, Op{OpKind::RecvReduce, left, block(kInputBuffer, n, p, recvIndex),
-                   block(kOutputBuffer, n, p, recvIndex)});
+    addOp(step,
+          Op{OpKind::RecvReduce, left, block(kInputBuffer, n, p, recvIndex), block(kOutputBuffer, n, p, recvIndex)});
     plan.steps.push_back(std::move(step));
   }
   addDivide(plan, request, block(kOutputBuffer, n, p, modRank(rank + 1, p)));
@@ -78,8 +78,7 @@ RankPlan buildRingReduceScatter(const PlanRequest& request, int rank) {
   const int left = modRank(rank - 1, p), right = modRank(rank + 1, p);
   for (int s = 0; s < p - 1; ++s) {
     const int sendIndex = modRank(rank - 1 - s, p), recvIndex = modRank(rank - 2 - s, p);
-    Region sendFrom = s == 0 ? fixedBlock(kInputBuffer, c, sendIndex)
-                             : fixedBlock(kScratchBuffer, c, (s - 1) % 2);
+    Region sendFrom = s == 0 ? fixedBlock(kInputBuffer, c, sendIndex) : fixedBlock(kScratchBuffer, c, (s - 1) % 2);
     Region reduceInto = s == p - 2 ? Region{kOutputBuffer, 0, c} : fixedBlock(kScratchBuffer, c, s % 2);
     Step step;
     step.ops.reserve(2);
@@ -98,7 +97,8 @@ RankPlan buildRingAllGather(const PlanRequest& request, int rank) {
   const size_t c = request.count;
   const int left = modRank(rank - 1, p), right = modRank(rank + 1, p);
   Step first;
-  if (!request.inPlace) addOp(first, Op{OpKind::Copy, -1, Region{kInputBuffer, 0, c}, fixedBlock(kOutputBuffer, c, rank)});
+  if (!request.inPlace)
+    addOp(first, Op{OpKind::Copy, -1, Region{kInputBuffer, 0, c}, fixedBlock(kOutputBuffer, c, rank)});
   if (p > 1) {
     addOp(first, Op{OpKind::Send, right, Region{kInputBuffer, 0, c}, {}});
     addOp(first, Op{OpKind::RecvCopy, left, {}, fixedBlock(kOutputBuffer, c, left)});
@@ -184,13 +184,15 @@ RankPlan buildDirectAlltoAll(const PlanRequest& request, int rank) {
   if (request.inPlace && p > 1) {
     Step save;
     for (int peer = 0; peer < p; ++peer)
-      if (peer != rank) addOp(save, Op{OpKind::Copy, -1, fixedBlock(kInputBuffer, c, peer), fixedBlock(kScratchBuffer, c, peer)});
+      if (peer != rank)
+        addOp(save, Op{OpKind::Copy, -1, fixedBlock(kInputBuffer, c, peer), fixedBlock(kScratchBuffer, c, peer)});
     pushIfAny(plan, save);
     plan.scratchCount = c * p;
     sendBuffer = kScratchBuffer;
   }
   Step exchange;
-  if (!request.inPlace) addOp(exchange, Op{OpKind::Copy, -1, fixedBlock(kInputBuffer, c, rank), fixedBlock(kOutputBuffer, c, rank)});
+  if (!request.inPlace)
+    addOp(exchange, Op{OpKind::Copy, -1, fixedBlock(kInputBuffer, c, rank), fixedBlock(kOutputBuffer, c, rank)});
   for (int s = 1; s < p; ++s) {
     const int to = modRank(rank + s, p), from = modRank(rank - s, p);
     addOp(exchange, Op{OpKind::Send, to, fixedBlock(sendBuffer, c, to), {}});

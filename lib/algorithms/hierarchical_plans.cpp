@@ -140,7 +140,9 @@ void addIslandReduceScatter(RankPlan& plan, const PlanRequest& request, const Al
   const int right = members[(k + 1) % g], left = members[modRank(k - 1, g)];
   for (int s = 0; s < g - 1; ++s) {
     layout.forEachAtomOfShard(s == 0 ? kInputBuffer : kOutputBuffer, island, modRank(k - 1 - s, g),
-                              [&](const Region& a) { addOp(step, Op{OpKind::Send, right, a, {}}); });
+                              [&](const Region& a) {
+                                addOp(step, Op{OpKind::Send, right, a, {}});
+                              });
     layout.forEachAtomOfShard(kInputBuffer, island, modRank(k - 2 - s, g), [&](const Region& a) {
       addOp(step, Op{OpKind::RecvReduce, left, a, Region{kOutputBuffer, a.offset, a.count}});
     });
@@ -164,7 +166,8 @@ void addVendorIslandAllGather(RankPlan& plan, const PlanRequest& request, const 
   const size_t n = request.count, q = n / g, blocks = q * g, tail = n - blocks;
   Step step;
   addOp(step, Op{OpKind::IslandAllGather, -1, Region{kOutputBuffer, k * q, q}, Region{kOutputBuffer, 0, blocks}});
-  addOp(step, Op{OpKind::IslandBroadcast, g - 1, Region{kOutputBuffer, blocks, tail}, Region{kOutputBuffer, blocks, tail}});
+  addOp(step,
+        Op{OpKind::IslandBroadcast, g - 1, Region{kOutputBuffer, blocks, tail}, Region{kOutputBuffer, blocks, tail}});
   pushIfAny(plan, step);
 }
 
@@ -175,10 +178,12 @@ void addIslandAllGather(RankPlan& plan, const AllReduceLayout& layout, const Top
   const int right = members[(k + 1) % g], left = members[modRank(k - 1, g)];
   Step step;
   for (int s = 0; s < g - 1; ++s) {
-    layout.forEachAtomOfShard(kOutputBuffer, island, modRank(k - s, g),
-                              [&](const Region& a) { addOp(step, Op{OpKind::Send, right, a, {}}); });
-    layout.forEachAtomOfShard(kOutputBuffer, island, modRank(k - s - 1, g),
-                              [&](const Region& a) { addOp(step, Op{OpKind::RecvCopy, left, {}, a}); });
+    layout.forEachAtomOfShard(kOutputBuffer, island, modRank(k - s, g), [&](const Region& a) {
+      addOp(step, Op{OpKind::Send, right, a, {}});
+    });
+    layout.forEachAtomOfShard(kOutputBuffer, island, modRank(k - s - 1, g), [&](const Region& a) {
+      addOp(step, Op{OpKind::RecvCopy, left, {}, a});
+    });
     pushIfAny(plan, step);
   }
 }
@@ -194,7 +199,8 @@ void addCrossIslandAllReduce(RankPlan& plan, const PlanRequest& request, const A
   if (method == CrossIslandMethod::Ring) {
     for (int s = 0; s < N - 1; ++s) {
       for (int i : segments) {
-        addOp(step, Op{OpKind::Send, layout.owner((J + 1) % N, i), layout.atom(kOutputBuffer, i, modRank(J - s, N)), {}});
+        addOp(step,
+              Op{OpKind::Send, layout.owner((J + 1) % N, i), layout.atom(kOutputBuffer, i, modRank(J - s, N)), {}});
         Region part = layout.atom(kOutputBuffer, i, modRank(J - s - 1, N));
         addOp(step, Op{OpKind::RecvReduce, layout.owner(modRank(J - 1, N), i), part, part});
       }
@@ -205,8 +211,12 @@ void addCrossIslandAllReduce(RankPlan& plan, const PlanRequest& request, const A
     pushIfAny(plan, step);
     for (int s = 0; s < N - 1; ++s) {
       for (int i : segments) {
-        addOp(step, Op{OpKind::Send, layout.owner((J + 1) % N, i), layout.atom(kOutputBuffer, i, modRank(J + 1 - s, N)), {}});
-        addOp(step, Op{OpKind::RecvCopy, layout.owner(modRank(J - 1, N), i), {}, layout.atom(kOutputBuffer, i, modRank(J - s, N))});
+        addOp(step,
+              Op{OpKind::Send, layout.owner((J + 1) % N, i), layout.atom(kOutputBuffer, i, modRank(J + 1 - s, N)), {}});
+        addOp(step, Op{OpKind::RecvCopy,
+                       layout.owner(modRank(J - 1, N), i),
+                       {},
+                       layout.atom(kOutputBuffer, i, modRank(J - s, N))});
       }
       pushIfAny(plan, step);
     }
@@ -258,18 +268,23 @@ RankPlan buildIslandAllReduce(const PlanRequest& request, int rank, const char* 
   const TopologyView& topology = topologyOf(request, fallback);
   AllReduceLayout layout(topology, request.count, request.vendorIslandSteps);
   const bool vendorSteps = usesVendorSteps(topology, request.vendorIslandSteps, topology.islandOf[rank]);
-  if (vendorSteps) addVendorIslandReduceScatter(plan, request, topology, rank);
-  else addIslandReduceScatter(plan, request, layout, topology, rank);
+  if (vendorSteps)
+    addVendorIslandReduceScatter(plan, request, topology, rank);
+  else
+    addIslandReduceScatter(plan, request, layout, topology, rank);
   if (topology.islandCount() > 1) {
     addCrossIslandAllReduce(plan, request, layout, topology, rank, method);
   } else if (request.average && request.nranks > 1) {
     Step divide;
-    layout.forEachAtomOfShard(kOutputBuffer, 0, topology.indexInIsland[rank],
-                              [&](const Region& a) { addOp(divide, Op{OpKind::Divide, -1, {}, a}); });
+    layout.forEachAtomOfShard(kOutputBuffer, 0, topology.indexInIsland[rank], [&](const Region& a) {
+      addOp(divide, Op{OpKind::Divide, -1, {}, a});
+    });
     pushIfAny(plan, divide);
   }
-  if (vendorSteps) addVendorIslandAllGather(plan, request, topology, rank);
-  else addIslandAllGather(plan, layout, topology, rank);
+  if (vendorSteps)
+    addVendorIslandAllGather(plan, request, topology, rank);
+  else
+    addIslandAllGather(plan, layout, topology, rank);
   return plan;
 }
 
@@ -310,7 +325,8 @@ RankPlan buildHierarchicalAllGather(const PlanRequest& request, int rank) {
   const int g = static_cast<int>(members.size());
   const std::vector<std::vector<int>> kept = keptBlocksByMember(topology, J);
   Step step;
-  if (!request.inPlace) addOp(step, Op{OpKind::Copy, -1, Region{kInputBuffer, 0, c}, fixedBlock(kOutputBuffer, c, rank)});
+  if (!request.inPlace)
+    addOp(step, Op{OpKind::Copy, -1, Region{kInputBuffer, 0, c}, fixedBlock(kOutputBuffer, c, rank)});
   for (int island = 0; island < topology.islandCount(); ++island)
     if (island != J) addOp(step, Op{OpKind::Send, blockKeeper(topology, island, rank), Region{kInputBuffer, 0, c}, {}});
   for (int q : kept[k])
@@ -318,8 +334,7 @@ RankPlan buildHierarchicalAllGather(const PlanRequest& request, int rank) {
   pushIfAny(plan, step);
   const int right = members[(k + 1) % g], left = members[modRank(k - 1, g)];
   for (int s = 0; s < g - 1; ++s) {
-    for (int q : kept[modRank(k - s, g)])
-      addOp(step, Op{OpKind::Send, right, fixedBlock(kOutputBuffer, c, q), {}});
+    for (int q : kept[modRank(k - s, g)]) addOp(step, Op{OpKind::Send, right, fixedBlock(kOutputBuffer, c, q), {}});
     for (int q : kept[modRank(k - s - 1, g)])
       addOp(step, Op{OpKind::RecvCopy, left, {}, fixedBlock(kOutputBuffer, c, q)});
     pushIfAny(plan, step);

@@ -91,15 +91,17 @@ int blockIndexOf(size_t count, int parts, size_t element) {
 
 static void describeRegion(std::ostream& out, const Region& r) {
   static const char* names[] = {"in", "out", "scratch"};
-  if (r.buffer < kFirstUserBuffer) out << names[r.buffer];
-  else out << "user" << (r.buffer - kFirstUserBuffer);
+  if (r.buffer < kFirstUserBuffer)
+    out << names[r.buffer];
+  else
+    out << "user" << (r.buffer - kFirstUserBuffer);
   out << "[" << r.offset << "+" << r.count << "]";
 }
 
 std::string describePlan(const RankPlan& plan) {
   std::ostringstream out;
-  out << plan.algorithm << " rank " << plan.rank << "/" << plan.nranks << ", "
-      << plan.steps.size() << " steps, scratch " << plan.scratchCount << "\n";
+  out << plan.algorithm << " rank " << plan.rank << "/" << plan.nranks << ", " << plan.steps.size()
+      << " steps, scratch " << plan.scratchCount << "\n";
   for (size_t s = 0; s < plan.steps.size(); ++s) {
     out << "  step " << s << ":";
     for (const Op& op : plan.steps[s].ops) {

@@ -62,7 +62,13 @@ struct Step {
 bool isIslandStep(const Step& step);
 
 enum class Collective : uint8_t {
-  AllReduce, ReduceScatter, AllGather, Broadcast, Reduce, AlltoAll, SendRecv,
+  AllReduce,
+  ReduceScatter,
+  AllGather,
+  Broadcast,
+  Reduce,
+  AlltoAll,
+  SendRecv,
 };
 const char* collectiveName(Collective c);
 
@@ -86,10 +92,10 @@ struct PlanRequest {
 struct RankPlan {
   int rank = 0;
   int nranks = 1;
-  std::string algorithm;     // "ring", "chain", "pairwise", "p2p", ...
+  std::string algorithm;  // "ring", "chain", "pairwise", "p2p", ...
   std::vector<Step> steps;
-  size_t scratchCount = 0;   // elements of scratch the plan needs
-  uint64_t divisor = 1;      // for Divide ops
+  size_t scratchCount = 0;  // elements of scratch the plan needs
+  uint64_t divisor = 1;     // for Divide ops
 };
 
 // A plan with no steps yet for `rank`, named `algorithm`, dividing by the rank count (avg).

@@ -35,8 +35,6 @@ TopologyView TopologyView::fromIslandIds(const std::vector<int>& islandIdOfRank)
   return view;
 }
 
-TopologyView TopologyView::singleIsland(int nranks) {
-  return fromIslandIds(std::vector<int>(nranks, 0));
-}
+TopologyView TopologyView::singleIsland(int nranks) { return fromIslandIds(std::vector<int>(nranks, 0)); }
 
 }  // namespace hetccl

@@ -34,8 +34,10 @@ RankPlan buildTreeAllReduce(const PlanRequest& request, int rank) {
   int top = 1;
   while (top < p) top <<= 1;
   for (int mask = top >> 1; mask >= 1; mask >>= 1) {
-    if (rank % (2 * mask) == 0 && rank + mask < p) addOp(step, Op{OpKind::Send, rank + mask, output, {}});
-    else if (rank % (2 * mask) == mask) addOp(step, Op{OpKind::RecvCopy, rank - mask, {}, output});
+    if (rank % (2 * mask) == 0 && rank + mask < p)
+      addOp(step, Op{OpKind::Send, rank + mask, output, {}});
+    else if (rank % (2 * mask) == mask)
+      addOp(step, Op{OpKind::RecvCopy, rank - mask, {}, output});
     pushIfAny(plan, step);
   }
   return plan;

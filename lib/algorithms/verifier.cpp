@@ -102,9 +102,8 @@ class Simulation {
           progress = true;
         }
         if (!matchReceives(r, ops, pendingRecvs[r], &progress)) return result_;
-        bool sendsDone = std::all_of(pendingSends[r].begin(), pendingSends[r].end(), [&](auto& s) {
-          return channels_[s.first][s.second].consumed;
-        });
+        bool sendsDone = std::all_of(pendingSends[r].begin(), pendingSends[r].end(),
+                                     [&](auto& s) { return channels_[s.first][s.second].consumed; });
         if (sendsDone && pendingRecvs[r].empty()) {
           pendingSends[r].clear();
           posted[r] = false;
@@ -115,13 +114,13 @@ class Simulation {
     }
     for (int r = 0; r < p_; ++r)
       if (position[r] < work_[r].size())
-        return fail("deadlock: rank " + std::to_string(r) + " is stuck in step " +
-                    std::to_string(position[r]) + "\n" + describePlan(plans_[r]));
+        return fail("deadlock: rank " + std::to_string(r) + " is stuck in step " + std::to_string(position[r]) + "\n" +
+                    describePlan(plans_[r]));
     for (size_t c = 0; c < channels_.size(); ++c)
       for (const Message& m : channels_[c])
         if (!m.consumed)
-          return fail("a message from rank " + std::to_string(c / p_) + " to rank " +
-                      std::to_string(c % p_) + " was never received");
+          return fail("a message from rank " + std::to_string(c / p_) + " to rank " + std::to_string(c % p_) +
+                      " was never received");
     checkResults();
     return result_;
   }
@@ -131,8 +130,14 @@ class Simulation {
     RankMemory m;
     const size_t n = request_.count, p = static_cast<size_t>(p_);
     switch (request_.collective) {
-      case Collective::ReduceScatter: m.inputCount = n * p; m.outputCount = n; break;
-      case Collective::AllGather: m.inputCount = n; m.outputCount = n * p; break;
+      case Collective::ReduceScatter:
+        m.inputCount = n * p;
+        m.outputCount = n;
+        break;
+      case Collective::AllGather:
+        m.inputCount = n;
+        m.outputCount = n * p;
+        break;
       case Collective::AlltoAll: m.inputCount = m.outputCount = n * p; break;
       default: m.inputCount = m.outputCount = n; break;
     }
@@ -159,8 +164,14 @@ class Simulation {
   bool locate(const RankMemory& m, int buffer, size_t offset, size_t count, CellRange* range) const {
     size_t limit = buffer == kInputBuffer ? m.inputCount : buffer == kOutputBuffer ? m.outputCount : m.scratch.size();
     if (buffer > kScratchBuffer || offset + count > limit) return false;
-    if (buffer == kScratchBuffer) { *range = {2, offset, offset + count}; return true; }
-    if (!m.aliased) { *range = {buffer == kInputBuffer ? 0 : 1, offset, offset + count}; return true; }
+    if (buffer == kScratchBuffer) {
+      *range = {2, offset, offset + count};
+      return true;
+    }
+    if (!m.aliased) {
+      *range = {buffer == kInputBuffer ? 0 : 1, offset, offset + count};
+      return true;
+    }
     size_t shift = 0;
     if (m.outputHolds && buffer == kInputBuffer) shift = m.inputViewOffset;
     if (!m.outputHolds && buffer == kOutputBuffer) shift = m.outputViewOffset;
@@ -215,17 +226,19 @@ class Simulation {
       for (size_t o = 0; same && o < ops.size(); ++o)
         same = ops[o].kind == reference[o].kind && ops[o].peer == reference[o].peer &&
                ops[o].src.count == reference[o].src.count && ops[o].dst.count == reference[o].dst.count;
-      if (!same) return failAt(members[i], "its island-collective step differs from rank " + std::to_string(members[0]) + "'s");
+      if (!same)
+        return failAt(members[i], "its island-collective step differs from rank " + std::to_string(members[0]) + "'s");
     }
     for (size_t o = 0; o < reference.size(); ++o) {
       const Op& op = reference[o];
       const bool gathers = op.kind == OpKind::IslandAllGather, scatters = op.kind == OpKind::IslandReduceScatter;
       const bool rooted = op.kind == OpKind::IslandReduce || op.kind == OpKind::IslandBroadcast;
-      const bool sizesFit = gathers ? op.dst.count == op.src.count * g
-                                    : scatters ? op.src.count == op.dst.count * g : op.src.count == op.dst.count;
+      const bool sizesFit = gathers    ? op.dst.count == op.src.count * g
+                            : scatters ? op.src.count == op.dst.count * g
+                                       : op.src.count == op.dst.count;
       if (!sizesFit || (rooted && (op.peer < 0 || op.peer >= g)))
-        return failAt(members[0], std::string(opKindName(op.kind)) + " has sizes or a root that do not fit an island of " +
-                                      std::to_string(g));
+        return failAt(members[0], std::string(opKindName(op.kind)) +
+                                      " has sizes or a root that do not fit an island of " + std::to_string(g));
       // A vendor library reads and writes in place only in its own documented forms; any
       // other overlap of source and destination is undefined there.
       for (int i = 0; i < g; ++i) {
@@ -239,12 +252,14 @@ class Simulation {
                                  : gathers ? from.begin == to.begin + i * block
                                            : from.begin == to.begin;
         if (!inPlaceForm)
-          return failAt(members[i], std::string(opKindName(op.kind)) + " overlaps its source and destination other than in place");
+          return failAt(members[i],
+                        std::string(opKindName(op.kind)) + " overlaps its source and destination other than in place");
       }
       std::vector<std::vector<Symbol>> sources(g);
       for (int i = 0; i < g; ++i) {
         const Op& mine = (*steps[i])[o];
-        for (size_t e = 0; e < mine.src.count; ++e) sources[i].push_back(*cellIn(memories_[members[i]], mine.src.buffer, mine.src.offset + e));
+        for (size_t e = 0; e < mine.src.count; ++e)
+          sources[i].push_back(*cellIn(memories_[members[i]], mine.src.buffer, mine.src.offset + e));
       }
       for (int i = 0; i < g; ++i) {
         const Op& mine = (*steps[i])[o];
@@ -261,7 +276,8 @@ class Simulation {
             value = sources[0][from];
             for (int j = 1; j < g; ++j) value = combine(value, sources[j][from]);
           }
-          if (value.garbage) return failAt(members[i], std::string(opKindName(op.kind)) + " uses an element that was never written");
+          if (value.garbage)
+            return failAt(members[i], std::string(opKindName(op.kind)) + " uses an element that was never written");
           *cellIn(memory, mine.dst.buffer, mine.dst.offset + e) = std::move(value);
         }
       }
@@ -271,7 +287,11 @@ class Simulation {
 
   bool checkHazards(int rank, const std::vector<Op>& ops) {
     RankMemory& m = memories_[rank];
-    struct Access { size_t op; bool write; CellRange range; };
+    struct Access {
+      size_t op;
+      bool write;
+      CellRange range;
+    };
     std::vector<Access> accesses;
     const bool island = !ops.empty() && isIslandOp(ops.front().kind);
     for (const Op& op : ops)
@@ -394,8 +414,8 @@ class Simulation {
       std::ostringstream out;
       out << "rank " << rank << " output[" << index << "] holds {";
       for (const Term& t : got) out << " r" << t.first << "[" << t.second << "]";
-      out << " } divided " << cell->divisions << " times" << (cell->garbage ? " (never written)" : "")
-          << "; expected " << expected.size() << " contributions divided " << divisions << " times\n"
+      out << " } divided " << cell->divisions << " times" << (cell->garbage ? " (never written)" : "") << "; expected "
+          << expected.size() << " contributions divided " << divisions << " times\n"
           << describePlan(plans_[rank]);
       fail(out.str());
     }
@@ -453,7 +473,7 @@ class Simulation {
   std::vector<RankMemory> memories_;
   std::vector<std::vector<std::vector<Op>>> work_;
   std::vector<std::deque<Message>> channels_;  // index sender * p + receiver
-  std::vector<int> allRanks_;  // the one island when the request names no topology
+  std::vector<int> allRanks_;                  // the one island when the request names no topology
   VerifyResult result_;
 };
 

@@ -28,7 +28,6 @@ struct VerifyResult {
   std::string error;  // the first problem found, with rank, step and element
 };
 
-VerifyResult verifyPlan(const PlanRequest& request, const PlanBuilder& builder,
-                        const VerifyOptions& options = {});
+VerifyResult verifyPlan(const PlanRequest& request, const PlanBuilder& builder, const VerifyOptions& options = {});
 
 }  // namespace hetccl

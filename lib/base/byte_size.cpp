@@ -18,9 +18,21 @@ bool parseByteSize(const std::string& text, size_t* bytes) {
   unsigned long long multiplier = 1;
   if (position < text.size()) {
     switch (text[position]) {
-      case 'k': case 'K': multiplier = 1ULL << 10; ++position; break;
-      case 'm': case 'M': multiplier = 1ULL << 20; ++position; break;
-      case 'g': case 'G': multiplier = 1ULL << 30; ++position; break;
+      case 'k':
+      case 'K':
+        multiplier = 1ULL << 10;
+        ++position;
+        break;
+      case 'm':
+      case 'M':
+        multiplier = 1ULL << 20;
+        ++position;
+        break;
+      case 'g':
+      case 'G':
+        multiplier = 1ULL << 30;
+        ++position;
+        break;
       default: break;
     }
   }

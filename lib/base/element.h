@@ -8,8 +8,16 @@
 namespace hetccl {
 
 enum class ElementType : int {
-  Int8 = 0, Uint8 = 1, Int32 = 2, Uint32 = 3, Int64 = 4, Uint64 = 5,
-  Float16 = 6, Float32 = 7, Float64 = 8, Bfloat16 = 9,
+  Int8 = 0,
+  Uint8 = 1,
+  Int32 = 2,
+  Uint32 = 3,
+  Int64 = 4,
+  Uint64 = 5,
+  Float16 = 6,
+  Float32 = 7,
+  Float64 = 8,
+  Bfloat16 = 9,
 };
 constexpr int kElementTypeCount = 10;
 
@@ -21,10 +29,16 @@ inline bool isValidReduceOp(int op) { return op >= 0 && op < kReduceOpCount; }
 
 inline size_t elementSize(ElementType t) {
   switch (t) {
-    case ElementType::Int8: case ElementType::Uint8: return 1;
-    case ElementType::Float16: case ElementType::Bfloat16: return 2;
-    case ElementType::Int32: case ElementType::Uint32: case ElementType::Float32: return 4;
-    case ElementType::Int64: case ElementType::Uint64: case ElementType::Float64: return 8;
+    case ElementType::Int8:
+    case ElementType::Uint8: return 1;
+    case ElementType::Float16:
+    case ElementType::Bfloat16: return 2;
+    case ElementType::Int32:
+    case ElementType::Uint32:
+    case ElementType::Float32: return 4;
+    case ElementType::Int64:
+    case ElementType::Uint64:
+    case ElementType::Float64: return 8;
   }
   return 0;
 }

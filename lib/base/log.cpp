@@ -39,11 +39,17 @@ struct LogSink {
     if (!pattern.empty()) {
       std::string path;
       for (const char* c = pattern.c_str(); *c; ++c) {
-        if (c[0] == '%' && c[1] == 'h') { path += host; ++c; }
-        else if (c[0] == '%' && c[1] == 'p') { path += std::to_string(getpid()); ++c; }
-        else path += *c;
+        if (c[0] == '%' && c[1] == 'h') {
+          path += host;
+          ++c;
+        } else if (c[0] == '%' && c[1] == 'p') {
+          path += std::to_string(getpid());
+          ++c;
+        } else
+          path += *c;
       }
-      if (FILE* opened = std::fopen(path.c_str(), "w")) file = opened;
+      if (FILE* opened = std::fopen(path.c_str(), "w"))
+        file = opened;
       else
         destination = HETCCL_STATUS(Code::InvalidArgument, "HETCCL_DEBUG_FILE=%s: cannot open %s for writing: %s",
                                     pattern.c_str(), path.c_str(), std::strerror(errno));

@@ -19,10 +19,9 @@ void logMessage(LogLevel level, const char* fmt, ...) __attribute__((format(prin
 
 }  // namespace hetccl
 
-#define HETCCL_LOG_AT(level, ...)                                                   \
-  do {                                                                              \
-    if (static_cast<int>(::hetccl::logLevel()) >= static_cast<int>(level))          \
-      ::hetccl::logMessage((level), __VA_ARGS__);                                   \
+#define HETCCL_LOG_AT(level, ...)                                                                                      \
+  do {                                                                                                                 \
+    if (static_cast<int>(::hetccl::logLevel()) >= static_cast<int>(level)) ::hetccl::logMessage((level), __VA_ARGS__); \
   } while (0)
 #define HETCCL_WARN(...) HETCCL_LOG_AT(::hetccl::LogLevel::Warn, __VA_ARGS__)
 #define HETCCL_INFO(...) HETCCL_LOG_AT(::hetccl::LogLevel::Info, __VA_ARGS__)

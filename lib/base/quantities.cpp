@@ -12,7 +12,7 @@ struct Unit {
   const char* name;
   double factor;
 };
-constexpr Unit kBandwidthUnits[] = {{"B/s", 1},     {"KB/s", 1e3}, {"MB/s", 1e6},   {"GB/s", 1e9},  {"TB/s", 1e12},
+constexpr Unit kBandwidthUnits[] = {{"B/s", 1},    {"KB/s", 1e3},   {"MB/s", 1e6},   {"GB/s", 1e9},  {"TB/s", 1e12},
                                     {"Kb/s", 125}, {"Mb/s", 125e3}, {"Gb/s", 125e6}, {"Tb/s", 125e9}};
 constexpr Unit kDurationUnits[] = {{"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}};
 

@@ -59,8 +59,7 @@ Status readInteger(SettingId id, long long* value, bool* set) {
   const char* text = textOrDefault(spec, set);
   if (!text) return Status::ok();
   long long parsed = 0;
-  if (!parseInteger(text, spec.minimum, spec.maximum, &parsed))
-    return badValue(spec, text, {});
+  if (!parseInteger(text, spec.minimum, spec.maximum, &parsed)) return badValue(spec, text, {});
   *value = parsed;
   return Status::ok();
 }

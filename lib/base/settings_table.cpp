@@ -56,14 +56,15 @@ std::vector<SettingSpec> buildTable() {
   using K = SettingKind;
   using Id = SettingId;
   std::vector<SettingSpec> table{
-      enumEntry(Id::Debug, "HETCCL_DEBUG",
-                {choice("NONE", LogLevel::None), choice("VERSION", LogLevel::None), choice("WARN", LogLevel::Warn),
-                 choice("INFO", LogLevel::Info), choice("ABORT", LogLevel::Warn), choice("TRACE", LogLevel::Trace)},
-                "NONE",
-                "log level, as `NCCL_DEBUG`: WARN prints every error, INFO the communicator set-up (islands, "
-                "transports, link parameters and their source), TRACE every plan with its predicted time; "
-                "NCCL's other values are accepted: VERSION is as quiet as NONE, ABORT logs as WARN (hetccl never aborts "
-                "the process)"),
+      enumEntry(
+          Id::Debug, "HETCCL_DEBUG",
+          {choice("NONE", LogLevel::None), choice("VERSION", LogLevel::None), choice("WARN", LogLevel::Warn),
+           choice("INFO", LogLevel::Info), choice("ABORT", LogLevel::Warn), choice("TRACE", LogLevel::Trace)},
+          "NONE",
+          "log level, as `NCCL_DEBUG`: WARN prints every error, INFO the communicator set-up (islands, "
+          "transports, link parameters and their source), TRACE every plan with its predicted time; "
+          "NCCL's other values are accepted: VERSION is as quiet as NONE, ABORT logs as WARN (hetccl never aborts "
+          "the process)"),
       withValues(entry(Id::DebugFile, "HETCCL_DEBUG_FILE", K::Text, nullptr,
                        "log to a file instead of stderr; a file that cannot be opened fails communicator creation"),
                  "path with `%h` host, `%p` pid"),

@@ -11,8 +11,15 @@ namespace hetccl {
 
 // Values are hetcclResult_t's.
 enum class Code : int {
-  Success = 0, DeviceError = 1, SystemError = 2, InternalError = 3, InvalidArgument = 4,
-  InvalidUsage = 5, RemoteError = 6, InProgress = 7, Timeout = 8,
+  Success = 0,
+  DeviceError = 1,
+  SystemError = 2,
+  InternalError = 3,
+  InvalidArgument = 4,
+  InvalidUsage = 5,
+  RemoteError = 6,
+  InProgress = 7,
+  Timeout = 8,
 };
 
 class [[nodiscard]] Status {
@@ -30,17 +37,15 @@ class [[nodiscard]] Status {
 };
 
 // Formats "file:line message" (printf-style arguments).
-std::string formatAt(const char* file, int line, const char* fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+std::string formatAt(const char* file, int line, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
 
 }  // namespace hetccl
 
-#define HETCCL_STATUS(code, ...) \
-  ::hetccl::Status((code), ::hetccl::formatAt(__FILE__, __LINE__, __VA_ARGS__))
+#define HETCCL_STATUS(code, ...) ::hetccl::Status((code), ::hetccl::formatAt(__FILE__, __LINE__, __VA_ARGS__))
 
 // Returns from the enclosing function when `expr` yields a failed Status.
-#define HETCCL_TRY(expr)                         \
-  do {                                           \
-    ::hetccl::Status hetccl_try_status_ = (expr); \
+#define HETCCL_TRY(expr)                                       \
+  do {                                                         \
+    ::hetccl::Status hetccl_try_status_ = (expr);              \
     if (!hetccl_try_status_.isOk()) return hetccl_try_status_; \
   } while (0)

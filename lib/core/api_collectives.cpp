@@ -50,8 +50,7 @@ Status checkSize(size_t count, int type, int nranks, const char* call) {
   return Status::ok();
 }
 
-Status validate(const hetcclComm* comm, const CollectiveCall& call, int type, int op, bool reduces,
-                const char* name) {
+Status validate(const hetcclComm* comm, const CollectiveCall& call, int type, int op, bool reduces, const char* name) {
   HETCCL_TRY(checkCommunicator(comm));
   HETCCL_TRY(checkType(type));
   if (reduces) HETCCL_TRY(checkOp(op));
@@ -81,8 +80,7 @@ hetcclResult_t submitCollective(hetcclComm* comm, CollectiveCall call, int type,
   return report(comm, status);
 }
 
-hetcclResult_t submitPointToPoint(hetcclComm* comm, PointToPointCall call, size_t count, int type,
-                                  const char* name) {
+hetcclResult_t submitPointToPoint(hetcclComm* comm, PointToPointCall call, size_t count, int type, const char* name) {
   Status status = checkCommunicator(comm);
   if (status.isOk()) status = checkType(type);
   if (status.isOk()) status = checkRank(call.peer, comm->nranks, "peer");
@@ -102,8 +100,8 @@ hetcclResult_t submitPointToPoint(hetcclComm* comm, PointToPointCall call, size_
 }  // namespace
 }  // namespace hetccl
 
-using hetccl::CollectiveCall;
 using hetccl::Collective;
+using hetccl::CollectiveCall;
 
 extern "C" {
 
@@ -113,9 +111,8 @@ hetcclResult_t hetcclAllReduce(const void* sendbuff, void* recvbuff, size_t coun
   return hetccl::submitCollective(comm, call, datatype, op, true, "hetcclAllReduce");
 }
 
-hetcclResult_t hetcclReduceScatter(const void* sendbuff, void* recvbuff, size_t recvcount,
-                                   hetcclDataType_t datatype, hetcclRedOp_t op, hetcclComm_t comm,
-                                   hetcclStream_t stream) {
+hetcclResult_t hetcclReduceScatter(const void* sendbuff, void* recvbuff, size_t recvcount, hetcclDataType_t datatype,
+                                   hetcclRedOp_t op, hetcclComm_t comm, hetcclStream_t stream) {
   CollectiveCall call{Collective::ReduceScatter, sendbuff, recvbuff, recvcount, {}, {}, 0, stream};
   return hetccl::submitCollective(comm, call, datatype, op, true, "hetcclReduceScatter");
 }
@@ -126,8 +123,8 @@ hetcclResult_t hetcclAllGather(const void* sendbuff, void* recvbuff, size_t send
   return hetccl::submitCollective(comm, call, datatype, 0, false, "hetcclAllGather");
 }
 
-hetcclResult_t hetcclBroadcast(const void* sendbuff, void* recvbuff, size_t count, hetcclDataType_t datatype,
-                               int root, hetcclComm_t comm, hetcclStream_t stream) {
+hetcclResult_t hetcclBroadcast(const void* sendbuff, void* recvbuff, size_t count, hetcclDataType_t datatype, int root,
+                               hetcclComm_t comm, hetcclStream_t stream) {
   CollectiveCall call{Collective::Broadcast, sendbuff, recvbuff, count, {}, {}, root, stream};
   return hetccl::submitCollective(comm, call, datatype, 0, false, "hetcclBroadcast");
 }
@@ -144,8 +141,8 @@ hetcclResult_t hetcclAlltoAll(const void* sendbuff, void* recvbuff, size_t count
   return hetccl::submitCollective(comm, call, datatype, 0, false, "hetcclAlltoAll");
 }
 
-hetcclResult_t hetcclSend(const void* sendbuff, size_t count, hetcclDataType_t datatype, int peer,
-                          hetcclComm_t comm, hetcclStream_t stream) {
+hetcclResult_t hetcclSend(const void* sendbuff, size_t count, hetcclDataType_t datatype, int peer, hetcclComm_t comm,
+                          hetcclStream_t stream) {
   hetccl::PointToPointCall call{true, const_cast<void*>(sendbuff), 0, peer, stream};
   return hetccl::submitPointToPoint(comm, call, count, datatype, "hetcclSend");
 }

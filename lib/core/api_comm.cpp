@@ -22,8 +22,8 @@ hetcclResult_t hetcclCommInitMPI(hetcclComm_t* comm, MPI_Comm mpiComm, const het
 hetcclResult_t hetcclCommDestroy(hetcclComm_t comm) {
   if (!comm) return hetcclSuccess;  // as NCCL: destroying NULL is a no-op
   if (!hetccl::isLiveCommunicator(comm))
-    return report(nullptr, HETCCL_STATUS(Code::InvalidArgument, "comm %p is not a live communicator",
-                                         static_cast<void*>(comm)));
+    return report(nullptr,
+                  HETCCL_STATUS(Code::InvalidArgument, "comm %p is not a live communicator", static_cast<void*>(comm)));
   hetccl::destroyCommunicator(comm, false);
   return hetcclSuccess;
 }
@@ -31,31 +31,28 @@ hetcclResult_t hetcclCommDestroy(hetcclComm_t comm) {
 hetcclResult_t hetcclCommAbort(hetcclComm_t comm) {
   if (!comm) return hetcclSuccess;
   if (!hetccl::isLiveCommunicator(comm))
-    return report(nullptr, HETCCL_STATUS(Code::InvalidArgument, "comm %p is not a live communicator",
-                                         static_cast<void*>(comm)));
+    return report(nullptr,
+                  HETCCL_STATUS(Code::InvalidArgument, "comm %p is not a live communicator", static_cast<void*>(comm)));
   hetccl::destroyCommunicator(comm, true);
   return hetcclSuccess;
 }
 
 hetcclResult_t hetcclCommCount(const hetcclComm_t comm, int* count) {
-  if (!hetccl::isLiveCommunicator(comm))
-    return report(nullptr, hetccl::checkCommunicator(comm));
+  if (!hetccl::isLiveCommunicator(comm)) return report(nullptr, hetccl::checkCommunicator(comm));
   if (!count) return report(comm, HETCCL_STATUS(Code::InvalidArgument, "count is NULL"));
   *count = comm->nranks;
   return hetcclSuccess;
 }
 
 hetcclResult_t hetcclCommUserRank(const hetcclComm_t comm, int* rank) {
-  if (!hetccl::isLiveCommunicator(comm))
-    return report(nullptr, hetccl::checkCommunicator(comm));
+  if (!hetccl::isLiveCommunicator(comm)) return report(nullptr, hetccl::checkCommunicator(comm));
   if (!rank) return report(comm, HETCCL_STATUS(Code::InvalidArgument, "rank is NULL"));
   *rank = comm->rank;
   return hetcclSuccess;
 }
 
 hetcclResult_t hetcclCommGetAsyncError(hetcclComm_t comm, hetcclResult_t* asyncError) {
-  if (!hetccl::isLiveCommunicator(comm))
-    return report(nullptr, hetccl::checkCommunicator(comm));
+  if (!hetccl::isLiveCommunicator(comm)) return report(nullptr, hetccl::checkCommunicator(comm));
   if (!asyncError) return report(comm, HETCCL_STATUS(Code::InvalidArgument, "asyncError is NULL"));
   // The vendor library's own, for operations it took whole and finished after returning.
   if (comm->poisoned.isOk() && comm->connection.islandLibrary) {
@@ -67,8 +64,7 @@ hetcclResult_t hetcclCommGetAsyncError(hetcclComm_t comm, hetcclResult_t* asyncE
 }
 
 hetcclResult_t hetcclCommGetAlgorithm(hetcclComm_t comm, const char** algorithm) {
-  if (!hetccl::isLiveCommunicator(comm))
-    return report(nullptr, hetccl::checkCommunicator(comm));
+  if (!hetccl::isLiveCommunicator(comm)) return report(nullptr, hetccl::checkCommunicator(comm));
   if (!algorithm) return report(comm, HETCCL_STATUS(Code::InvalidArgument, "algorithm is NULL"));
   *algorithm = comm->lastAlgorithm.c_str();
   return hetcclSuccess;

@@ -2,8 +2,8 @@
 // other entry points share.
 #include <string>
 
-#include "core/api_support.h"
 #include "base/log.h"
+#include "core/api_support.h"
 
 namespace hetccl {
 
@@ -28,8 +28,8 @@ Status checkCommunicator(const hetcclComm* comm) {
     return HETCCL_STATUS(Code::InvalidArgument, "comm %p is not a live communicator (destroyed or never created)",
                          static_cast<const void*>(comm));
   if (!comm->poisoned.isOk())
-    return Status(comm->poisoned.code(), "communicator unusable after an earlier failure (" +
-                                             comm->poisoned.message() + "); abort and re-create it");
+    return Status(comm->poisoned.code(), "communicator unusable after an earlier failure (" + comm->poisoned.message() +
+                                             "); abort and re-create it");
   return Status::ok();
 }
 

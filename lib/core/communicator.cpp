@@ -1,8 +1,8 @@
 #include "core/communicator.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <atomic>
+#include <cstdlib>
 #include <mutex>
 #include <unordered_set>
 
@@ -81,15 +81,16 @@ Status createCommunicator(MPI_Comm userComm, const hetcclConfig_t* config, hetcc
   comm->executor = std::make_unique<Executor>(*device, *c.transport, comm->stream);
   comm->executor->setIslandCollectives(c.islandLibrary.get());
   comm->scratch = std::make_unique<DeviceBuffer>(*device);
-  HETCCL_INFO("comm %p rank %d nranks %d: device %s, vendor %s, island %d of %d (%s), algorithm %s, "
-              "chunk %zu B%s, pipeline depth %d, link parameters from %s, transport intra %s inter %s, "
-              "island library %s",
-              static_cast<void*>(comm.get()), comm->rank, comm->nranks, device->description().c_str(),
-              c.topology.ranks[comm->rank].vendor, c.topology.view.islandOf[comm->rank],
-              c.topology.view.islandCount(), c.topology.view.describe().c_str(), algorithmSettingName(settings).c_str(),
-              settings.chunkBytes, settings.chunkBytesSet ? "" : " (tuned)", settings.pipelineDepth,
-              c.links.source.c_str(), c.transportName[kIntraIsland].c_str(), c.transportName[kInterIsland].c_str(),
-              c.islandLibrary ? c.islandLibrary->describe().c_str() : "none");
+  HETCCL_INFO(
+      "comm %p rank %d nranks %d: device %s, vendor %s, island %d of %d (%s), algorithm %s, "
+      "chunk %zu B%s, pipeline depth %d, link parameters from %s, transport intra %s inter %s, "
+      "island library %s",
+      static_cast<void*>(comm.get()), comm->rank, comm->nranks, device->description().c_str(),
+      c.topology.ranks[comm->rank].vendor, c.topology.view.islandOf[comm->rank], c.topology.view.islandCount(),
+      c.topology.view.describe().c_str(), algorithmSettingName(settings).c_str(), settings.chunkBytes,
+      settings.chunkBytesSet ? "" : " (tuned)", settings.pipelineDepth, c.links.source.c_str(),
+      c.transportName[kIntraIsland].c_str(), c.transportName[kInterIsland].c_str(),
+      c.islandLibrary ? c.islandLibrary->describe().c_str() : "none");
   {
     std::lock_guard<std::mutex> guard(registryLock);
     registry().insert(comm.get());
@@ -161,11 +162,12 @@ Status runCollective(hetcclComm& comm, const CollectiveCall& call) {
   comm.lastAlgorithm = plan.algorithm;
   if (hasIslandSteps(plan)) comm.lastAlgorithm += "+" + island->shortName();
   HETCCL_TRACE("%s count %zu %s %s root %d: %s, chunk %zu, predicted %.1f us: %s", collectiveName(call.collective),
-               call.count, elementTypeName(call.type), reduceOpName(call.op), call.root, algorithmName(choice.algorithm),
-               choice.chunkBytes, choice.predictedSeconds * 1e6, describePlan(plan).c_str());
+               call.count, elementTypeName(call.type), reduceOpName(call.op), call.root,
+               algorithmName(choice.algorithm), choice.chunkBytes, choice.predictedSeconds * 1e6,
+               describePlan(plan).c_str());
   HETCCL_TRY(comm.scratch->ensure(plan.scratchCount * elementBytes));
-  PlanBuffers buffers{const_cast<char*>(static_cast<const char*>(call.sendbuff)),
-                      static_cast<char*>(call.recvbuff), comm.scratch->data()};
+  PlanBuffers buffers{const_cast<char*>(static_cast<const char*>(call.sendbuff)), static_cast<char*>(call.recvbuff),
+                      comm.scratch->data()};
   const int tagBase = collectiveTagBase(comm, comm.collectiveSequence++);
   ExecutionSettings execution = executionSettings(comm);
   execution.chunkBytes = choice.chunkBytes;

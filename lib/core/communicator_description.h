@@ -30,9 +30,9 @@ struct CommunicatorDescription {
   std::string deviceDescription;
   JobTopology topology;
   std::vector<LinkClassDescription> links;
-  std::string linkSource;      // "emulation", "measured", "defaults"
+  std::string linkSource;  // "emulation", "measured", "defaults"
   CostParameters costs;
-  std::string islandLibrary;   // this rank's island's vendor library, or "none"
+  std::string islandLibrary;  // this rank's island's vendor library, or "none"
   Settings settings;
 };
 

@@ -25,9 +25,9 @@ Status buildTransport(MPI_Comm comm, const Settings& settings, Device& device, c
   MPI_Comm_rank(comm, &rank);
   TransportStackOptions options;
   options.wireName = "mpi";
-  options.wireReadsDeviceMemory =
-      settings.gpuAwareMpi == GpuAwareMpiOverride::Detect ? topology.ranks[rank].gpuAwareMpi != 0
-                                                          : settings.gpuAwareMpi == GpuAwareMpiOverride::Yes;
+  options.wireReadsDeviceMemory = settings.gpuAwareMpi == GpuAwareMpiOverride::Detect
+                                      ? topology.ranks[rank].gpuAwareMpi != 0
+                                      : settings.gpuAwareMpi == GpuAwareMpiOverride::Yes;
   options.hostMemory = device.kind() == DeviceKind::Host;
   options.stage = stagesTransfers(settings, options.hostMemory, options.wireReadsDeviceMemory);
   options.stagingSlotBytes = settings.chunkBytes;
@@ -37,10 +37,10 @@ Status buildTransport(MPI_Comm comm, const Settings& settings, Device& device, c
   options.pacing[kInterIsland] = emulated.interIsland;
   for (int peer = 0; peer < topology.view.nranks; ++peer)
     options.linkClassOfPeer.push_back(topology.view.islandOf[peer] == topology.view.islandOf[rank] ? kIntraIsland
-                                                                                                  : kInterIsland);
+                                                                                                   : kInterIsland);
   TransportStack stack;
-  HETCCL_TRY(buildTransportStack(std::make_unique<MpiTransport>(comm, settings.maxMessageBytes), device, options,
-                                 &stack));
+  HETCCL_TRY(
+      buildTransportStack(std::make_unique<MpiTransport>(comm, settings.maxMessageBytes), device, options, &stack));
   connection->transport = std::move(stack.transport);
   connection->transportName = std::move(stack.nameOfClass);
   return Status::ok();

@@ -17,9 +17,12 @@ Status parseEmulatedLinks(const std::string& text, EmulatedLinks* links) {
         !parseDuration(fields[2], &speed.latencySeconds))
       return HETCCL_STATUS(Code::InvalidArgument,
                            "HETCCL_EMULATE_LINKS=%s: bad entry '%s' (expected intra|inter:BANDWIDTH:LATENCY, "
-                           "e.g. inter:1GB/s:20us)", text.c_str(), entry.c_str());
-    if (fields[0] == "intra") links->intraIsland = speed;
-    else if (fields[0] == "inter") links->interIsland = speed;
+                           "e.g. inter:1GB/s:20us)",
+                           text.c_str(), entry.c_str());
+    if (fields[0] == "intra")
+      links->intraIsland = speed;
+    else if (fields[0] == "inter")
+      links->interIsland = speed;
     else
       return HETCCL_STATUS(Code::InvalidArgument, "HETCCL_EMULATE_LINKS=%s: unknown link class '%s' (intra or inter)",
                            text.c_str(), fields[0].c_str());

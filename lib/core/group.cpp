@@ -59,8 +59,10 @@ Status groupEnd(hetcclComm** failedComm) {
     Status status;
     for (const QueuedOperation& op : queue) {
       if (op.comm != comm) continue;
-      if (op.isPointToPoint) pointToPoint.push_back(op.pointToPoint);
-      else if (status.isOk()) status = runCollective(*comm, op.collective);
+      if (op.isPointToPoint)
+        pointToPoint.push_back(op.pointToPoint);
+      else if (status.isOk())
+        status = runCollective(*comm, op.collective);
     }
     if (status.isOk() && !pointToPoint.empty()) status = runPointToPoint(*comm, pointToPoint);
     if (!status.isOk() && first.isOk()) {

@@ -63,7 +63,8 @@ IslandLibrary::~IslandLibrary() { close(false); }
 void IslandLibrary::close(bool abort) {
   if (!vendorComm_) return;
   Status closed = library_->destroy(vendorComm_, abort);
-  if (!closed.isOk()) HETCCL_WARN("closing the island's %s communicator: %s", library_->shortName().c_str(), closed.message().c_str());
+  if (!closed.isOk())
+    HETCCL_WARN("closing the island's %s communicator: %s", library_->shortName().c_str(), closed.message().c_str());
   vendorComm_ = nullptr;
 }
 
@@ -102,9 +103,10 @@ Status IslandLibrary::connect(const IslandLibraryParticipants& who, const Settin
       if (created) created->close(true);  // others failed: do not wait for them
       created.reset();
       islandUsable = 0;
-      HETCCL_WARN("island %s: the vendor library could not make the island's communicator (%s); the island runs "
-                  "hetccl's own island algorithms",
-                  islandName.c_str(), status.isOk() ? "it failed on another member" : status.message().c_str());
+      HETCCL_WARN(
+          "island %s: the vendor library could not make the island's communicator (%s); the island runs "
+          "hetccl's own island algorithms",
+          islandName.c_str(), status.isOk() ? "it failed on another member" : status.message().c_str());
     } else {
       HETCCL_INFO("island %s: collectives inside the island by %s, rank %d of %d", islandName.c_str(),
                   created->describe().c_str(), created->islandRank_, created->islandSize_);
@@ -143,14 +145,11 @@ Status IslandLibrary::enqueue(const Op& op, const void* src, void* dst, ElementT
   switch (op.kind) {
     case OpKind::IslandReduceScatter:
       return library_->reduceScatter(src, dst, op.dst.count, type, sum, vendorComm_, stream);
-    case OpKind::IslandReduce:
-      return library_->reduce(src, dst, op.src.count, type, sum, op.peer, vendorComm_, stream);
-    case OpKind::IslandAllGather:
-      return library_->allGather(src, dst, op.src.count, type, vendorComm_, stream);
+    case OpKind::IslandReduce: return library_->reduce(src, dst, op.src.count, type, sum, op.peer, vendorComm_, stream);
+    case OpKind::IslandAllGather: return library_->allGather(src, dst, op.src.count, type, vendorComm_, stream);
     case OpKind::IslandBroadcast:
       return library_->broadcast(src, dst, op.src.count, type, op.peer, vendorComm_, stream);
-    default:
-      return HETCCL_STATUS(Code::InternalError, "%s is not an island collective", opKindName(op.kind));
+    default: return HETCCL_STATUS(Code::InternalError, "%s is not an island collective", opKindName(op.kind));
   }
 }
 
@@ -163,12 +162,9 @@ bool IslandLibrary::takesWhole(const CollectiveCall& call, bool inPlace) const {
     case Collective::ReduceScatter:
     case Collective::AllGather:
     case Collective::Broadcast:
-    case Collective::Reduce:
-      return true;
-    case Collective::AlltoAll:
-      return !inPlace;  // sends and receives of one group must not overlap
-    default:
-      return false;
+    case Collective::Reduce: return true;
+    case Collective::AlltoAll: return !inPlace;  // sends and receives of one group must not overlap
+    default: return false;
   }
 }
 
@@ -190,8 +186,7 @@ Status IslandLibrary::runWhole(const CollectiveCall& call) {
       return divide(library_->allReduce(send, recv, call.count, call.type, op, vendorComm_, call.stream), true);
     case Collective::ReduceScatter:
       return divide(library_->reduceScatter(send, recv, call.count, call.type, op, vendorComm_, call.stream), true);
-    case Collective::AllGather:
-      return library_->allGather(send, recv, call.count, call.type, vendorComm_, call.stream);
+    case Collective::AllGather: return library_->allGather(send, recv, call.count, call.type, vendorComm_, call.stream);
     case Collective::Broadcast:
       return library_->broadcast(send, recv, call.count, call.type, call.root, vendorComm_, call.stream);
     case Collective::Reduce:
@@ -202,13 +197,15 @@ Status IslandLibrary::runWhole(const CollectiveCall& call) {
       const size_t bytes = call.count * elementSize(call.type);
       std::vector<PointToPointCall> calls;
       for (int peer = 0; peer < islandSize_; ++peer) {
-        calls.push_back(PointToPointCall{true, const_cast<char*>(static_cast<const char*>(send)) + peer * bytes, bytes, peer, call.stream});
+        calls.push_back(PointToPointCall{true, const_cast<char*>(static_cast<const char*>(send)) + peer * bytes, bytes,
+                                         peer, call.stream});
         calls.push_back(PointToPointCall{false, static_cast<char*>(recv) + peer * bytes, bytes, peer, call.stream});
       }
       return runPointToPoint(calls);
     }
     default:
-      return HETCCL_STATUS(Code::InternalError, "%s is not taken by the vendor library", collectiveName(call.collective));
+      return HETCCL_STATUS(Code::InternalError, "%s is not taken by the vendor library",
+                           collectiveName(call.collective));
   }
 }
 

@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "runtime/island_collectives.h"
 #include "base/status.h"
 #include "device/vendor/vendor_library.h"
+#include "runtime/island_collectives.h"
 
 namespace hetccl {
 

@@ -43,7 +43,8 @@ void describeWithHwloc(RankDescriptor* descriptor) {
   hwloc_bitmap_free(cpus);
   std::string nics;
   for (hwloc_obj_t os = nullptr; (os = hwloc_get_next_osdev(topology, os)) != nullptr;) {
-    if (os->attr->osdev.type != HWLOC_OBJ_OSDEV_OPENFABRICS && os->attr->osdev.type != HWLOC_OBJ_OSDEV_NETWORK) continue;
+    if (os->attr->osdev.type != HWLOC_OBJ_OSDEV_OPENFABRICS && os->attr->osdev.type != HWLOC_OBJ_OSDEV_NETWORK)
+      continue;
     if (!nics.empty()) nics += ",";
     nics += os->name;
   }
@@ -117,7 +118,8 @@ Status discoverTopology(MPI_Comm comm, const RankDescriptor& mine, JobTopology* 
   std::map<std::string, int> islandIdOfKey;
   std::vector<int> islandIds;
   for (const RankDescriptor& rank : topology->ranks) {
-    std::string key = std::string(rank.vendor) + (topology->scope == IslandScope::Node ? std::string("@") + rank.node : "");
+    std::string key =
+        std::string(rank.vendor) + (topology->scope == IslandScope::Node ? std::string("@") + rank.node : "");
     auto [it, inserted] = islandIdOfKey.emplace(key, static_cast<int>(islandIdOfKey.size()));
     if (inserted) topology->islandNames.push_back(key);
     islandIds.push_back(it->second);

@@ -18,11 +18,11 @@ namespace hetccl {
 // Fixed-size so that it travels in one MPI_Allgather.
 struct RankDescriptor {
   char host[64] = {};
-  char node[64] = {};      // the host, or the emulated node name
-  char vendor[16] = {};    // "host", "nvidia", "amd" (real or emulated)
+  char node[64] = {};    // the host, or the emulated node name
+  char vendor[16] = {};  // "host", "nvidia", "amd" (real or emulated)
   char device[64] = {};
   char pciBus[20] = {};
-  char nics[96] = {};      // comma-separated network devices hwloc found
+  char nics[96] = {};  // comma-separated network devices hwloc found
   int numaNode = -1;
   int gpuAwareMpi = 0;
   int worldRank = 0;
@@ -32,7 +32,7 @@ struct RankDescriptor {
 struct JobTopology {
   std::vector<RankDescriptor> ranks;  // by communicator rank
   TopologyView view;
-  std::vector<std::string> islandNames;  // "nvidia@node0", ...
+  std::vector<std::string> islandNames;   // "nvidia@node0", ...
   IslandScope scope = IslandScope::Node;  // HETCCL_ISLAND_SCOPE
   // Grid for the torus when islands are equal: row = island, column = index in island.
   bool hasGrid() const { return view.equalIslands(); }

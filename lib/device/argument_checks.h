@@ -5,8 +5,8 @@
 
 #include <cstdint>
 
-#include "base/status.h"
 #include "base/element.h"
+#include "base/status.h"
 
 namespace hetccl {
 
@@ -18,8 +18,8 @@ inline bool rangesPartiallyOverlap(const void* x, const void* y, size_t bytes) {
   return xBegin != yBegin && xBegin < yBegin + bytes && yBegin < xBegin + bytes;
 }
 
-inline Status checkReduceArguments(const void* dst, const void* a, const void* b, size_t count,
-                                   ElementType type, ReduceOp op) {
+inline Status checkReduceArguments(const void* dst, const void* a, const void* b, size_t count, ElementType type,
+                                   ReduceOp op) {
   if (!isValidElementType(static_cast<int>(type)))
     return HETCCL_STATUS(Code::InvalidArgument, "reduceAsync: invalid type %d", int(type));
   if (!isValidReduceOp(static_cast<int>(op)))
@@ -28,8 +28,7 @@ inline Status checkReduceArguments(const void* dst, const void* a, const void* b
   if (dst == nullptr || a == nullptr || b == nullptr)
     return HETCCL_STATUS(Code::InvalidArgument, "reduceAsync: null pointer for %zu elements", count);
   const size_t size = elementSize(type);
-  if (count > SIZE_MAX / size)
-    return HETCCL_STATUS(Code::InvalidArgument, "reduceAsync: %zu elements overflow", count);
+  if (count > SIZE_MAX / size) return HETCCL_STATUS(Code::InvalidArgument, "reduceAsync: %zu elements overflow", count);
   if (rangesPartiallyOverlap(dst, a, count * size) || rangesPartiallyOverlap(dst, b, count * size))
     return HETCCL_STATUS(Code::InvalidArgument, "reduceAsync: dst overlaps an input without being equal to it");
   return Status::ok();

@@ -22,8 +22,7 @@ bool isValidBackendName(const std::string& name) {
 // when the library's objects are linked in statically (the unit tests).
 std::string directoryOfThisLibrary() {
   Dl_info info;
-  if (dladdr(reinterpret_cast<void*>(&loadDeviceBackend), &info) == 0 || info.dli_fname == nullptr)
-    return "";
+  if (dladdr(reinterpret_cast<void*>(&loadDeviceBackend), &info) == 0 || info.dli_fname == nullptr) return "";
   const std::string path = info.dli_fname;
   const size_t slash = path.rfind('/');
   return slash == std::string::npos ? "" : path.substr(0, slash);
@@ -37,12 +36,10 @@ std::string lastDlError() {
 }  // namespace
 
 Status loadDeviceBackend(const char* name, std::unique_ptr<Device>* device) {
-  if (device == nullptr)
-    return HETCCL_STATUS(Code::InvalidArgument, "loadDeviceBackend: null output pointer");
+  if (device == nullptr) return HETCCL_STATUS(Code::InvalidArgument, "loadDeviceBackend: null output pointer");
   const std::string backend = name ? name : "";
   if (!isValidBackendName(backend))
-    return HETCCL_STATUS(Code::InvalidArgument, "device backend name '%s' is not a valid name",
-                         backend.c_str());
+    return HETCCL_STATUS(Code::InvalidArgument, "device backend name '%s' is not a valid name", backend.c_str());
   const std::string file = "libhetccl-device-" + backend + ".so";
 
   std::vector<std::string> candidates;
@@ -60,20 +57,18 @@ Status loadDeviceBackend(const char* name, std::unique_ptr<Device>* device) {
     attempts += (attempts.empty() ? "" : "; ") + lastDlError();
   }
   if (handle == nullptr)
-    return HETCCL_STATUS(Code::SystemError, "cannot load the %s device module %s: %s",
-                         backend.c_str(), file.c_str(), attempts.c_str());
+    return HETCCL_STATUS(Code::SystemError, "cannot load the %s device module %s: %s", backend.c_str(), file.c_str(),
+                         attempts.c_str());
 
   dlerror();  // clear, so that a null symbol is told apart from an error
-  auto factory = reinterpret_cast<HetcclCreateDeviceFunction>(
-      dlsym(handle, HETCCL_DEVICE_FACTORY_NAME));
+  auto factory = reinterpret_cast<HetcclCreateDeviceFunction>(dlsym(handle, HETCCL_DEVICE_FACTORY_NAME));
   if (factory == nullptr) {
     const std::string reason = lastDlError();
     dlclose(handle);
     return HETCCL_STATUS(Code::SystemError,
                          "the %s device module %s has no %s (a module of another hetccl "
                          "version?): %s",
-                         backend.c_str(), file.c_str(), HETCCL_DEVICE_FACTORY_NAME,
-                         reason.c_str());
+                         backend.c_str(), file.c_str(), HETCCL_DEVICE_FACTORY_NAME, reason.c_str());
   }
 
   char reason[1024] = "";
@@ -81,8 +76,8 @@ Status loadDeviceBackend(const char* name, std::unique_ptr<Device>* device) {
   if (created == nullptr) {
     // The module stays loaded: unloading a GPU runtime that has started is not safe everywhere,
     // and a failed module costs only its mapping.
-    return HETCCL_STATUS(Code::DeviceError, "the %s device module found no usable device: %s",
-                         backend.c_str(), reason[0] ? reason : "no reason given");
+    return HETCCL_STATUS(Code::DeviceError, "the %s device module found no usable device: %s", backend.c_str(),
+                         reason[0] ? reason : "no reason given");
   }
   // Never dlclose'd: the device's code lives in the module.
   device->reset(created);

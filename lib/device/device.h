@@ -8,8 +8,8 @@
 #include <memory>
 #include <string>
 
-#include "base/status.h"
 #include "base/element.h"
+#include "base/status.h"
 
 namespace hetccl {
 
@@ -61,11 +61,10 @@ class Device {
   // Asynchronous copy of `bytes` between any two device or host-allocated buffers.
   virtual Status copyAsync(void* dst, const void* src, size_t bytes, StreamHandle stream) = 0;
   // dst[i] = a[i] (op) b[i] for i < count.  dst may alias a or b exactly (not partially).
-  virtual Status reduceAsync(void* dst, const void* a, const void* b, size_t count,
-                             ElementType type, ReduceOp op, StreamHandle stream) = 0;
-  // dst[i] = dst[i] / divisor: the final step of an average.
-  virtual Status divideAsync(void* dst, size_t count, ElementType type, uint64_t divisor,
+  virtual Status reduceAsync(void* dst, const void* a, const void* b, size_t count, ElementType type, ReduceOp op,
                              StreamHandle stream) = 0;
+  // dst[i] = dst[i] / divisor: the final step of an average.
+  virtual Status divideAsync(void* dst, size_t count, ElementType type, uint64_t divisor, StreamHandle stream) = 0;
 };
 
 }  // namespace hetccl

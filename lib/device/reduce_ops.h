@@ -25,8 +25,12 @@ namespace hetccl {
 
 // IEEE 754 binary16 and bfloat16 storage: plain bits, so the layout is the same whatever the
 // vendor's own half types are (__half, hip_bfloat16 ...), and arithmetic is never done in them.
-struct Float16 { uint16_t bits; };
-struct Bfloat16 { uint16_t bits; };
+struct Float16 {
+  uint16_t bits;
+};
+struct Bfloat16 {
+  uint16_t bits;
+};
 static_assert(sizeof(Float16) == 2 && std::is_trivially_copyable<Float16>::value, "layout");
 static_assert(sizeof(Bfloat16) == 2 && std::is_trivially_copyable<Bfloat16>::value, "layout");
 
@@ -103,9 +107,14 @@ HETCCL_HOST_DEVICE inline Bfloat16 toBfloat16(float f) {
   return Bfloat16{uint16_t((u & 0x7fffffffu) > 0x7f800000u ? quietNaN : rounded)};
 }
 
-template <class H> HETCCL_HOST_DEVICE H fromFloat(float f);
-template <> HETCCL_HOST_DEVICE inline Float16 fromFloat<Float16>(float f) { return toFloat16(f); }
-template <> HETCCL_HOST_DEVICE inline Bfloat16 fromFloat<Bfloat16>(float f) {
+template <class H>
+HETCCL_HOST_DEVICE H fromFloat(float f);
+template <>
+HETCCL_HOST_DEVICE inline Float16 fromFloat<Float16>(float f) {
+  return toFloat16(f);
+}
+template <>
+HETCCL_HOST_DEVICE inline Bfloat16 fromFloat<Bfloat16>(float f) {
   return toBfloat16(f);
 }
 
@@ -118,16 +127,24 @@ namespace reduce_math {
 template <class T>
 using WrapType = decltype(static_cast<typename std::make_unsigned<T>::type>(0) + 0u);
 
-template <class T> HETCCL_HOST_DEVICE inline T add(T a, T b) {
+template <class T>
+HETCCL_HOST_DEVICE inline T add(T a, T b) {
   static_assert(std::is_integral<T>::value, "no sum defined for this type");
   return static_cast<T>(static_cast<WrapType<T>>(a) + static_cast<WrapType<T>>(b));
 }
-template <class T> HETCCL_HOST_DEVICE inline T multiply(T a, T b) {
+template <class T>
+HETCCL_HOST_DEVICE inline T multiply(T a, T b) {
   static_assert(std::is_integral<T>::value, "no product defined for this type");
   return static_cast<T>(static_cast<WrapType<T>>(a) * static_cast<WrapType<T>>(b));
 }
-template <class T> HETCCL_HOST_DEVICE inline T maximum(T a, T b) { return a < b ? b : a; }
-template <class T> HETCCL_HOST_DEVICE inline T minimum(T a, T b) { return b < a ? b : a; }
+template <class T>
+HETCCL_HOST_DEVICE inline T maximum(T a, T b) {
+  return a < b ? b : a;
+}
+template <class T>
+HETCCL_HOST_DEVICE inline T minimum(T a, T b) {
+  return b < a ? b : a;
+}
 
 HETCCL_HOST_DEVICE inline float add(float a, float b) { return a + b; }
 HETCCL_HOST_DEVICE inline double add(double a, double b) { return a + b; }
@@ -140,26 +157,24 @@ HETCCL_HOST_DEVICE inline double multiply(double a, double b) { return a * b; }
 HETCCL_HOST_DEVICE inline bool signBit(float x) { return (floatBits(x) >> 31) != 0; }
 HETCCL_HOST_DEVICE inline bool signBit(double x) { return (doubleBits(x) >> 63) != 0; }
 // True when `a` is the maximum (a NaN `a` counts as the maximum).
-template <class F> HETCCL_HOST_DEVICE inline bool firstIsMaximum(F a, F b) {
+template <class F>
+HETCCL_HOST_DEVICE inline bool firstIsMaximum(F a, F b) {
   if (a != a) return true;
   if (b != b) return false;
   if (a == b) return !signBit(a);  // equal values differ only as ±0: +0 wins
   return a > b;
 }
-template <class F> HETCCL_HOST_DEVICE inline bool firstIsMinimum(F a, F b) {
+template <class F>
+HETCCL_HOST_DEVICE inline bool firstIsMinimum(F a, F b) {
   if (a != a) return true;
   if (b != b) return false;
   if (a == b) return signBit(a);  // -0 wins
   return a < b;
 }
 HETCCL_HOST_DEVICE inline float maximum(float a, float b) { return firstIsMaximum(a, b) ? a : b; }
-HETCCL_HOST_DEVICE inline double maximum(double a, double b) {
-  return firstIsMaximum(a, b) ? a : b;
-}
+HETCCL_HOST_DEVICE inline double maximum(double a, double b) { return firstIsMaximum(a, b) ? a : b; }
 HETCCL_HOST_DEVICE inline float minimum(float a, float b) { return firstIsMinimum(a, b) ? a : b; }
-HETCCL_HOST_DEVICE inline double minimum(double a, double b) {
-  return firstIsMinimum(a, b) ? a : b;
-}
+HETCCL_HOST_DEVICE inline double minimum(double a, double b) { return firstIsMinimum(a, b) ? a : b; }
 
 // Half and bfloat16 sum and product: widen both to float, operate once in float, round once
 // with RNE. The double rounding is innocuous (the result equals the correctly rounded exact
@@ -174,20 +189,16 @@ template <class H, class FloatOp>
 HETCCL_HOST_DEVICE inline H viaFloat(H a, H b, FloatOp floatOp) {
   return fromFloat<H>(floatOp(toFloat(a), toFloat(b)));
 }
-struct FloatAdd { HETCCL_HOST_DEVICE float operator()(float a, float b) const { return a + b; } };
+struct FloatAdd {
+  HETCCL_HOST_DEVICE float operator()(float a, float b) const { return a + b; }
+};
 struct FloatMultiply {
   HETCCL_HOST_DEVICE float operator()(float a, float b) const { return a * b; }
 };
 HETCCL_HOST_DEVICE inline Float16 add(Float16 a, Float16 b) { return viaFloat(a, b, FloatAdd()); }
-HETCCL_HOST_DEVICE inline Bfloat16 add(Bfloat16 a, Bfloat16 b) {
-  return viaFloat(a, b, FloatAdd());
-}
-HETCCL_HOST_DEVICE inline Float16 multiply(Float16 a, Float16 b) {
-  return viaFloat(a, b, FloatMultiply());
-}
-HETCCL_HOST_DEVICE inline Bfloat16 multiply(Bfloat16 a, Bfloat16 b) {
-  return viaFloat(a, b, FloatMultiply());
-}
+HETCCL_HOST_DEVICE inline Bfloat16 add(Bfloat16 a, Bfloat16 b) { return viaFloat(a, b, FloatAdd()); }
+HETCCL_HOST_DEVICE inline Float16 multiply(Float16 a, Float16 b) { return viaFloat(a, b, FloatMultiply()); }
+HETCCL_HOST_DEVICE inline Bfloat16 multiply(Bfloat16 a, Bfloat16 b) { return viaFloat(a, b, FloatMultiply()); }
 // Max and min return one of the operands unchanged: no rounding, and a NaN keeps its bits.
 HETCCL_HOST_DEVICE inline Float16 maximum(Float16 a, Float16 b) {
   return firstIsMaximum(toFloat(a), toFloat(b)) ? a : b;
@@ -205,7 +216,8 @@ HETCCL_HOST_DEVICE inline Bfloat16 minimum(Bfloat16 a, Bfloat16 b) {
 // Average's final division. Integers truncate toward zero like C, signed as signed; the
 // quotient is taken on the magnitude in 64 bits so that any divisor (even one larger than the
 // type's range, which a narrow `T(divisor)` would corrupt) gives the exact truncated quotient.
-template <class T> HETCCL_HOST_DEVICE inline T divide(T x, uint64_t divisor) {
+template <class T>
+HETCCL_HOST_DEVICE inline T divide(T x, uint64_t divisor) {
   static_assert(std::is_integral<T>::value, "no division defined for this type");
   if constexpr (std::is_signed<T>::value) {
     if (x < 0) {
@@ -216,16 +228,12 @@ template <class T> HETCCL_HOST_DEVICE inline T divide(T x, uint64_t divisor) {
   return static_cast<T>(uint64_t(x) / divisor);
 }
 HETCCL_HOST_DEVICE inline float divide(float x, uint64_t divisor) { return x / float(divisor); }
-HETCCL_HOST_DEVICE inline double divide(double x, uint64_t divisor) {
-  return x / double(divisor);
-}
+HETCCL_HOST_DEVICE inline double divide(double x, uint64_t divisor) { return x / double(divisor); }
 // One float division rounded once more: innocuous as for sum and product (p' >= 2p+2 covers
 // division too) while the divisor is exact in float (<= 2^24). For bfloat16 subnormal
 // quotients k*2^-133/d, a quotient off a halfway point is off by >= 2^-134/d, more than float's
 // half-step 2^-150 while d <= 2^16: far above any rank count.
-HETCCL_HOST_DEVICE inline Float16 divide(Float16 x, uint64_t divisor) {
-  return toFloat16(toFloat(x) / float(divisor));
-}
+HETCCL_HOST_DEVICE inline Float16 divide(Float16 x, uint64_t divisor) { return toFloat16(toFloat(x) / float(divisor)); }
 HETCCL_HOST_DEVICE inline Bfloat16 divide(Bfloat16 x, uint64_t divisor) {
   return toBfloat16(toFloat(x) / float(divisor));
 }
@@ -234,19 +242,24 @@ HETCCL_HOST_DEVICE inline Bfloat16 divide(Bfloat16 x, uint64_t divisor) {
 
 // ---- Functors (what kernels and the host loops are instantiated with) ----------------------
 // Avg reduces with SumOp; DivideOp is applied once at the end.
-template <class T> struct SumOp {
+template <class T>
+struct SumOp {
   HETCCL_HOST_DEVICE T operator()(T a, T b) const { return reduce_math::add(a, b); }
 };
-template <class T> struct ProdOp {
+template <class T>
+struct ProdOp {
   HETCCL_HOST_DEVICE T operator()(T a, T b) const { return reduce_math::multiply(a, b); }
 };
-template <class T> struct MaxOp {
+template <class T>
+struct MaxOp {
   HETCCL_HOST_DEVICE T operator()(T a, T b) const { return reduce_math::maximum(a, b); }
 };
-template <class T> struct MinOp {
+template <class T>
+struct MinOp {
   HETCCL_HOST_DEVICE T operator()(T a, T b) const { return reduce_math::minimum(a, b); }
 };
-template <class T> struct DivideOp {
+template <class T>
+struct DivideOp {
   uint64_t divisor;
   HETCCL_HOST_DEVICE T operator()(T x) const { return reduce_math::divide(x, divisor); }
 };
@@ -255,15 +268,14 @@ template <class T> struct DivideOp {
 // a grid-stride (begin = thread index, stride = total threads); the host with stride 1.
 // dst may be a or b exactly: every element is read before it is written.
 template <class T, class Op>
-HETCCL_HOST_DEVICE inline void reduceRange(T* dst, const T* a, const T* b, size_t begin,
-                                           size_t end, size_t stride, Op op) {
+HETCCL_HOST_DEVICE inline void reduceRange(T* dst, const T* a, const T* b, size_t begin, size_t end, size_t stride,
+                                           Op op) {
   for (size_t i = begin; i < end; i += stride) dst[i] = op(a[i], b[i]);
 }
 
 // x[i] = op(x[i]) over the same index pattern, for DivideOp.
 template <class T, class Op>
-HETCCL_HOST_DEVICE inline void transformRange(T* x, size_t begin, size_t end, size_t stride,
-                                              Op op) {
+HETCCL_HOST_DEVICE inline void transformRange(T* x, size_t begin, size_t end, size_t stride, Op op) {
   for (size_t i = begin; i < end; i += stride) x[i] = op(x[i]);
 }
 

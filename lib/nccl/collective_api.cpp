@@ -7,100 +7,87 @@ using namespace hetccl_nccl;
 
 extern "C" {
 
-ncclResult_t ncclAllReduce(const void* sendbuff, void* recvbuff, size_t count,
-                           ncclDataType_t datatype, ncclRedOp_t op, ncclComm_t comm,
-                           cudaStream_t stream) {
+ncclResult_t ncclAllReduce(const void* sendbuff, void* recvbuff, size_t count, ncclDataType_t datatype, ncclRedOp_t op,
+                           ncclComm_t comm, cudaStream_t stream) {
   hetcclDataType_t type;
   hetcclRedOp_t reduction;
   if (ncclResult_t bad = toHetcclType("ncclAllReduce", datatype, &type)) return bad;
   if (ncclResult_t bad = toHetcclOp("ncclAllReduce", op, &reduction)) return bad;
-  return forward(hetcclAllReduce(sendbuff, recvbuff, count, type, reduction, toHetccl(comm),
-                                 toHetccl(stream)),
+  return forward(hetcclAllReduce(sendbuff, recvbuff, count, type, reduction, toHetccl(comm), toHetccl(stream)),
                  toHetccl(comm));
 }
 HETCCL_NCCL_PROFILING_ALIAS(ncclAllReduce);
 
-ncclResult_t ncclReduceScatter(const void* sendbuff, void* recvbuff, size_t recvcount,
-                               ncclDataType_t datatype, ncclRedOp_t op, ncclComm_t comm,
-                               cudaStream_t stream) {
+ncclResult_t ncclReduceScatter(const void* sendbuff, void* recvbuff, size_t recvcount, ncclDataType_t datatype,
+                               ncclRedOp_t op, ncclComm_t comm, cudaStream_t stream) {
   hetcclDataType_t type;
   hetcclRedOp_t reduction;
   if (ncclResult_t bad = toHetcclType("ncclReduceScatter", datatype, &type)) return bad;
   if (ncclResult_t bad = toHetcclOp("ncclReduceScatter", op, &reduction)) return bad;
-  return forward(hetcclReduceScatter(sendbuff, recvbuff, recvcount, type, reduction,
-                                     toHetccl(comm), toHetccl(stream)),
+  return forward(hetcclReduceScatter(sendbuff, recvbuff, recvcount, type, reduction, toHetccl(comm), toHetccl(stream)),
                  toHetccl(comm));
 }
 HETCCL_NCCL_PROFILING_ALIAS(ncclReduceScatter);
 
-ncclResult_t ncclAllGather(const void* sendbuff, void* recvbuff, size_t sendcount,
-                           ncclDataType_t datatype, ncclComm_t comm, cudaStream_t stream) {
+ncclResult_t ncclAllGather(const void* sendbuff, void* recvbuff, size_t sendcount, ncclDataType_t datatype,
+                           ncclComm_t comm, cudaStream_t stream) {
   hetcclDataType_t type;
   if (ncclResult_t bad = toHetcclType("ncclAllGather", datatype, &type)) return bad;
-  return forward(hetcclAllGather(sendbuff, recvbuff, sendcount, type, toHetccl(comm),
-                                 toHetccl(stream)),
+  return forward(hetcclAllGather(sendbuff, recvbuff, sendcount, type, toHetccl(comm), toHetccl(stream)),
                  toHetccl(comm));
 }
 HETCCL_NCCL_PROFILING_ALIAS(ncclAllGather);
 
-ncclResult_t ncclBroadcast(const void* sendbuff, void* recvbuff, size_t count,
-                           ncclDataType_t datatype, int root, ncclComm_t comm, cudaStream_t stream) {
+ncclResult_t ncclBroadcast(const void* sendbuff, void* recvbuff, size_t count, ncclDataType_t datatype, int root,
+                           ncclComm_t comm, cudaStream_t stream) {
   hetcclDataType_t type;
   if (ncclResult_t bad = toHetcclType("ncclBroadcast", datatype, &type)) return bad;
-  return forward(hetcclBroadcast(sendbuff, recvbuff, count, type, root, toHetccl(comm),
-                                 toHetccl(stream)),
+  return forward(hetcclBroadcast(sendbuff, recvbuff, count, type, root, toHetccl(comm), toHetccl(stream)),
                  toHetccl(comm));
 }
 HETCCL_NCCL_PROFILING_ALIAS(ncclBroadcast);
 
 // The legacy in-place broadcast.
-ncclResult_t ncclBcast(void* buff, size_t count, ncclDataType_t datatype, int root,
-                       ncclComm_t comm, cudaStream_t stream) {
+ncclResult_t ncclBcast(void* buff, size_t count, ncclDataType_t datatype, int root, ncclComm_t comm,
+                       cudaStream_t stream) {
   hetcclDataType_t type;
   if (ncclResult_t bad = toHetcclType("ncclBcast", datatype, &type)) return bad;
-  return forward(hetcclBroadcast(buff, buff, count, type, root, toHetccl(comm), toHetccl(stream)),
-                 toHetccl(comm));
+  return forward(hetcclBroadcast(buff, buff, count, type, root, toHetccl(comm), toHetccl(stream)), toHetccl(comm));
 }
 HETCCL_NCCL_PROFILING_ALIAS(ncclBcast);
 
-ncclResult_t ncclReduce(const void* sendbuff, void* recvbuff, size_t count,
-                        ncclDataType_t datatype, ncclRedOp_t op, int root, ncclComm_t comm,
-                        cudaStream_t stream) {
+ncclResult_t ncclReduce(const void* sendbuff, void* recvbuff, size_t count, ncclDataType_t datatype, ncclRedOp_t op,
+                        int root, ncclComm_t comm, cudaStream_t stream) {
   hetcclDataType_t type;
   hetcclRedOp_t reduction;
   if (ncclResult_t bad = toHetcclType("ncclReduce", datatype, &type)) return bad;
   if (ncclResult_t bad = toHetcclOp("ncclReduce", op, &reduction)) return bad;
-  return forward(hetcclReduce(sendbuff, recvbuff, count, type, reduction, root, toHetccl(comm),
-                              toHetccl(stream)),
+  return forward(hetcclReduce(sendbuff, recvbuff, count, type, reduction, root, toHetccl(comm), toHetccl(stream)),
                  toHetccl(comm));
 }
 HETCCL_NCCL_PROFILING_ALIAS(ncclReduce);
 
-ncclResult_t ncclAlltoAll(const void* sendbuff, void* recvbuff, size_t count,
-                          ncclDataType_t datatype, ncclComm_t comm, cudaStream_t stream) {
+ncclResult_t ncclAlltoAll(const void* sendbuff, void* recvbuff, size_t count, ncclDataType_t datatype, ncclComm_t comm,
+                          cudaStream_t stream) {
   hetcclDataType_t type;
   if (ncclResult_t bad = toHetcclType("ncclAlltoAll", datatype, &type)) return bad;
-  return forward(hetcclAlltoAll(sendbuff, recvbuff, count, type, toHetccl(comm),
-                                toHetccl(stream)),
-                 toHetccl(comm));
+  return forward(hetcclAlltoAll(sendbuff, recvbuff, count, type, toHetccl(comm), toHetccl(stream)), toHetccl(comm));
 }
 HETCCL_NCCL_PROFILING_ALIAS(ncclAlltoAll);
 
-ncclResult_t ncclSend(const void* sendbuff, size_t count, ncclDataType_t datatype, int peer,
-                      ncclComm_t comm, cudaStream_t stream) {
+ncclResult_t ncclSend(const void* sendbuff, size_t count, ncclDataType_t datatype, int peer, ncclComm_t comm,
+                      cudaStream_t stream) {
   hetcclDataType_t type;
   if (ncclResult_t bad = toHetcclType("ncclSend", datatype, &type)) return bad;
-  return forward(hetcclSend(sendbuff, count, type, peer, toHetccl(comm), toHetccl(stream)),
-                 toHetccl(comm));
+  return forward(hetcclSend(sendbuff, count, type, peer, toHetccl(comm), toHetccl(stream)), toHetccl(comm));
 }
 HETCCL_NCCL_PROFILING_ALIAS(ncclSend);
 
-ncclResult_t ncclRecv(void* recvbuff, size_t count, ncclDataType_t datatype, int peer,
-                      ncclComm_t comm, cudaStream_t stream) {
+ncclResult_t ncclRecv(void* recvbuff, size_t count, ncclDataType_t datatype, int peer, ncclComm_t comm,
+                      cudaStream_t stream) {
   hetcclDataType_t type;
   if (ncclResult_t bad = toHetcclType("ncclRecv", datatype, &type)) return bad;
-  return forward(hetcclRecv(recvbuff, count, type, peer, toHetccl(comm), toHetccl(stream)),
-                 toHetccl(comm));
+  return forward(hetcclRecv(recvbuff, count, type, peer, toHetccl(comm), toHetccl(stream)), toHetccl(comm));
 }
 HETCCL_NCCL_PROFILING_ALIAS(ncclRecv);
 

@@ -18,14 +18,14 @@ constexpr unsigned int kNcclConfigMagic = 0xcafebeef;  // what NCCL_CONFIG_INITI
 // ncclInProgress, and ncclCommGetAsyncError never reports it.
 ncclResult_t checkConfig(const char* function, const ncclConfig_t* config) {
   if (config && config->magic != kNcclConfigMagic)
-    return fail(ncclInvalidArgument, function,
-                "config was not initialised with NCCL_CONFIG_INITIALIZER (magic 0x%x)", config->magic);
+    return fail(ncclInvalidArgument, function, "config was not initialised with NCCL_CONFIG_INITIALIZER (magic 0x%x)",
+                config->magic);
   return ncclSuccess;
 }
 
 // Every entry that creates a communicator from ids.  `id` NULL means the caller had none.
-ncclResult_t initRank(const char* function, ncclComm_t* comm, int nranks, const ncclUniqueId* id,
-                      int rank, const ncclConfig_t* config) {
+ncclResult_t initRank(const char* function, ncclComm_t* comm, int nranks, const ncclUniqueId* id, int rank,
+                      const ncclConfig_t* config) {
   uint64_t token = 0;
   ncclResult_t argumentError = ncclSuccess;
   if (!comm)
@@ -69,16 +69,15 @@ ncclResult_t ncclCommInitRank(ncclComm_t* comm, int nranks, ncclUniqueId commId,
 }
 HETCCL_NCCL_PROFILING_ALIAS(ncclCommInitRank);
 
-ncclResult_t ncclCommInitRankConfig(ncclComm_t* comm, int nranks, ncclUniqueId commId, int rank,
-                                    ncclConfig_t* config) {
+ncclResult_t ncclCommInitRankConfig(ncclComm_t* comm, int nranks, ncclUniqueId commId, int rank, ncclConfig_t* config) {
   return initRank("ncclCommInitRankConfig", comm, nranks, &commId, rank, config);
 }
 HETCCL_NCCL_PROFILING_ALIAS(ncclCommInitRankConfig);
 
 // NCCL spreads its bootstrap over nId roots; here one id is enough, and every rank holds the
 // same array, so the first id identifies the communicator.
-ncclResult_t ncclCommInitRankScalable(ncclComm_t* newcomm, int nranks, int myrank, int nId,
-                                      ncclUniqueId* commIds, ncclConfig_t* config) {
+ncclResult_t ncclCommInitRankScalable(ncclComm_t* newcomm, int nranks, int myrank, int nId, ncclUniqueId* commIds,
+                                      ncclConfig_t* config) {
   const ncclUniqueId* first = (nId >= 1 && commIds) ? &commIds[0] : nullptr;
   return initRank("ncclCommInitRankScalable", newcomm, nranks, first, myrank, config);
 }
@@ -116,14 +115,10 @@ ncclResult_t ncclCommFinalize(ncclComm_t comm) {
 }
 HETCCL_NCCL_PROFILING_ALIAS(ncclCommFinalize);
 
-ncclResult_t ncclCommDestroy(ncclComm_t comm) {
-  return forward(hetcclCommDestroy(toHetccl(comm)), nullptr);
-}
+ncclResult_t ncclCommDestroy(ncclComm_t comm) { return forward(hetcclCommDestroy(toHetccl(comm)), nullptr); }
 HETCCL_NCCL_PROFILING_ALIAS(ncclCommDestroy);
 
-ncclResult_t ncclCommAbort(ncclComm_t comm) {
-  return forward(hetcclCommAbort(toHetccl(comm)), nullptr);
-}
+ncclResult_t ncclCommAbort(ncclComm_t comm) { return forward(hetcclCommAbort(toHetccl(comm)), nullptr); }
 HETCCL_NCCL_PROFILING_ALIAS(ncclCommAbort);
 
 ncclResult_t ncclCommCount(const ncclComm_t comm, int* count) {

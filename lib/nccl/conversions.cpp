@@ -7,14 +7,12 @@ namespace hetccl_nccl {
 static_assert(int(ncclInt8) == int(hetcclInt8) && int(ncclUint8) == int(hetcclUint8) &&
                   int(ncclInt32) == int(hetcclInt32) && int(ncclUint32) == int(hetcclUint32) &&
                   int(ncclInt64) == int(hetcclInt64) && int(ncclUint64) == int(hetcclUint64) &&
-                  int(ncclFloat16) == int(hetcclFloat16) &&
-                  int(ncclFloat32) == int(hetcclFloat32) &&
-                  int(ncclFloat64) == int(hetcclFloat64) &&
-                  int(ncclBfloat16) == int(hetcclBfloat16),
+                  int(ncclFloat16) == int(hetcclFloat16) && int(ncclFloat32) == int(hetcclFloat32) &&
+                  int(ncclFloat64) == int(hetcclFloat64) && int(ncclBfloat16) == int(hetcclBfloat16),
               "NCCL and hetccl element types must share their values");
-static_assert(int(ncclSum) == int(hetcclSum) && int(ncclProd) == int(hetcclProd) &&
-                  int(ncclMax) == int(hetcclMax) && int(ncclMin) == int(hetcclMin) &&
-                  int(ncclAvg) == int(hetcclAvg) && int(ncclNumOps) == int(hetcclNumOps),
+static_assert(int(ncclSum) == int(hetcclSum) && int(ncclProd) == int(hetcclProd) && int(ncclMax) == int(hetcclMax) &&
+                  int(ncclMin) == int(hetcclMin) && int(ncclAvg) == int(hetcclAvg) &&
+                  int(ncclNumOps) == int(hetcclNumOps),
               "NCCL and hetccl reduction ops must share their values");
 
 ncclResult_t toHetcclType(const char* function, ncclDataType_t type, hetcclDataType_t* out) {
@@ -25,8 +23,7 @@ ncclResult_t toHetcclType(const char* function, ncclDataType_t type, hetcclDataT
   }
   // 10 and 11 are ncclFloat8e4m3 and ncclFloat8e5m2 (by value: the names are recent).
   if (value == 10 || value == 11)
-    return fail(ncclInvalidArgument, function,
-                "datatype %d (%s) is not supported: hetccl has no fp8 types yet", value,
+    return fail(ncclInvalidArgument, function, "datatype %d (%s) is not supported: hetccl has no fp8 types yet", value,
                 value == 10 ? "ncclFloat8e4m3" : "ncclFloat8e5m2");
   return fail(ncclInvalidArgument, function, "invalid datatype %d", value);
 }

@@ -11,8 +11,8 @@ namespace {
 // the root's buffer, `leafCall()` for this rank's own part.  The group is always closed, even
 // after a failed call, so a failure never leaves the thread inside a group.
 template <typename RootCall, typename LeafCall>
-ncclResult_t rootedExchange(const char* function, ncclComm_t comm, int root, bool skipOwnBlock,
-                            RootCall rootCall, LeafCall leafCall) {
+ncclResult_t rootedExchange(const char* function, ncclComm_t comm, int root, bool skipOwnBlock, RootCall rootCall,
+                            LeafCall leafCall) {
   hetcclComm_t het = toHetccl(comm);
   int nranks = 0, rank = 0;
   if (ncclResult_t bad = forward(hetcclCommCount(het, &nranks), het)) return bad;
@@ -35,8 +35,8 @@ ncclResult_t rootedExchange(const char* function, ncclComm_t comm, int root, boo
 extern "C" {
 
 // In place: sendbuff == recvbuff + root * count on the root.
-ncclResult_t ncclGather(const void* sendbuff, void* recvbuff, size_t count,
-                        ncclDataType_t datatype, int root, ncclComm_t comm, cudaStream_t stream) {
+ncclResult_t ncclGather(const void* sendbuff, void* recvbuff, size_t count, ncclDataType_t datatype, int root,
+                        ncclComm_t comm, cudaStream_t stream) {
   const char* function = "ncclGather";
   hetcclDataType_t type;
   if (ncclResult_t bad = toHetcclType(function, datatype, &type)) return bad;
@@ -53,8 +53,8 @@ ncclResult_t ncclGather(const void* sendbuff, void* recvbuff, size_t count,
 HETCCL_NCCL_PROFILING_ALIAS(ncclGather);
 
 // In place: recvbuff == sendbuff + root * count on the root.
-ncclResult_t ncclScatter(const void* sendbuff, void* recvbuff, size_t count,
-                         ncclDataType_t datatype, int root, ncclComm_t comm, cudaStream_t stream) {
+ncclResult_t ncclScatter(const void* sendbuff, void* recvbuff, size_t count, ncclDataType_t datatype, int root,
+                         ncclComm_t comm, cudaStream_t stream) {
   const char* function = "ncclScatter";
   hetcclDataType_t type;
   if (ncclResult_t bad = toHetcclType(function, datatype, &type)) return bad;

@@ -7,9 +7,7 @@ using namespace hetccl_nccl;
 
 extern "C" {
 
-ncclResult_t ncclMemAlloc(void** ptr, size_t size) {
-  return forward(hetcclMemAlloc(ptr, size), nullptr);
-}
+ncclResult_t ncclMemAlloc(void** ptr, size_t size) { return forward(hetcclMemAlloc(ptr, size), nullptr); }
 HETCCL_NCCL_PROFILING_ALIAS(ncclMemAlloc);
 
 ncclResult_t ncclMemFree(void* ptr) { return forward(hetcclMemFree(ptr), nullptr); }

@@ -35,8 +35,7 @@ ncclResult_t ensureMpiInitialised(const char* function) {
   int initialized = 0, finalized = 0;
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);
-  if (finalized)
-    return fail(ncclInvalidUsage, function, "MPI has already been finalised; hetccl runs over MPI");
+  if (finalized) return fail(ncclInvalidUsage, function, "MPI has already been finalised; hetccl runs over MPI");
   if (initialized) return ncclSuccess;
   // NCCL programs may call from several threads; the level MPI grants is good enough for
   // hetccl either way (it calls MPI only from the thread that called it).
@@ -50,15 +49,13 @@ ncclResult_t ensureMpiInitialised(const char* function) {
   return ncclSuccess;
 }
 
-ncclResult_t splitWorldByToken(const char* function, uint64_t token, int nranks, int rank,
-                               MPI_Comm* out) {
+ncclResult_t splitWorldByToken(const char* function, uint64_t token, int nranks, int rank, MPI_Comm* out) {
   *out = MPI_COMM_NULL;
   MPI_Comm split = MPI_COMM_NULL;
   int code = MPI_Comm_split(MPI_COMM_WORLD, colourOfToken(token), rank, &split);
   if (code != MPI_SUCCESS) {
     char text[MPI_MAX_ERROR_STRING];
-    return fail(ncclSystemError, function, "MPI_Comm_split of MPI_COMM_WORLD failed: %s",
-                mpiErrorText(code, text));
+    return fail(ncclSystemError, function, "MPI_Comm_split of MPI_COMM_WORLD failed: %s", mpiErrorText(code, text));
   }
   int size = 0, splitRank = 0;
   MPI_Comm_size(split, &size);
@@ -93,8 +90,7 @@ ncclResult_t splitWorldByToken(const char* function, uint64_t token, int nranks,
                   size, nranks);
     if (splitRank != rank)
       return fail(ncclInvalidArgument, function,
-                  "rank %d is out of range or given by more than one process (nranks %d)", rank,
-                  nranks);
+                  "rank %d is out of range or given by more than one process (nranks %d)", rank, nranks);
     return fail(ncclInvalidArgument, function,
                 "another process of this communicator gave an inconsistent rank or nranks");
   }

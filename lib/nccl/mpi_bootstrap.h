@@ -22,8 +22,7 @@ ncclResult_t ensureMpiInitialised(const char* function);
 // Checks, on every member at once (so they fail together rather than hang), that exactly
 // `nranks` processes joined, that their ranks are 0..nranks-1 once each, and that no other
 // communicator's token collided with this one's colour.  The caller frees *out.
-ncclResult_t splitWorldByToken(const char* function, uint64_t token, int nranks, int rank,
-                               MPI_Comm* out);
+ncclResult_t splitWorldByToken(const char* function, uint64_t token, int nranks, int rank, MPI_Comm* out);
 
 // Takes part in the MPI_Comm_split round without joining any communicator, for a process whose
 // own arguments were invalid: the others then see too few members and fail instead of waiting.

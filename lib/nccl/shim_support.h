@@ -47,5 +47,4 @@ ncclResult_t forward(hetcclResult_t result, hetcclComm_t comm);
 // NCCL exports every entry point twice, `ncclX` and `pncclX` (a profiling interface in the
 // manner of MPI's PMPI): a tool defines ncclX and calls pncclX.  Here pncclX is an alias of
 // ncclX, so both reach the same code.  Must follow the definition, in the same file.
-#define HETCCL_NCCL_PROFILING_ALIAS(name) \
-  extern "C" decltype(name) p##name __attribute__((alias(#name)))
+#define HETCCL_NCCL_PROFILING_ALIAS(name) extern "C" decltype(name) p##name __attribute__((alias(#name)))

@@ -62,8 +62,7 @@ ncclUniqueId makeUniqueId() {
 bool readUniqueIdToken(const ncclUniqueId& id, uint64_t* token) {
   IdLayout layout;
   std::memcpy(&layout, id.internal, sizeof layout);
-  if (std::memcmp(layout.magic, kMagic, sizeof kMagic) != 0 || layout.layoutVersion != kLayoutVersion)
-    return false;
+  if (std::memcmp(layout.magic, kMagic, sizeof kMagic) != 0 || layout.layoutVersion != kLayoutVersion) return false;
   *token = layout.token;
   return true;
 }

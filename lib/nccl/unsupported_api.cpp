@@ -19,8 +19,7 @@ HETCCL_NCCL_PROFILING_ALIAS(ncclCommCuDevice);
 
 // Splitting needs the parent's ranks as an MPI group; the drop-in forms communicators only from
 // MPI_COMM_WORLD and unique ids.
-ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncclComm_t* newcomm,
-                           ncclConfig_t* config) {
+ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncclComm_t* newcomm, ncclConfig_t* config) {
   if (newcomm) *newcomm = nullptr;
   return unsupported("ncclCommSplit",
                      "create each sub-communicator with its own ncclGetUniqueId id and "
@@ -28,8 +27,8 @@ ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncclComm_t* newc
 }
 HETCCL_NCCL_PROFILING_ALIAS(ncclCommSplit);
 
-ncclResult_t ncclCommShrink(ncclComm_t comm, int* excludeRanksList, int excludeRanksCount,
-                            ncclComm_t* newcomm, ncclConfig_t* config, int shrinkFlags) {
+ncclResult_t ncclCommShrink(ncclComm_t comm, int* excludeRanksList, int excludeRanksCount, ncclComm_t* newcomm,
+                            ncclConfig_t* config, int shrinkFlags) {
   if (newcomm) *newcomm = nullptr;
   return unsupported("ncclCommShrink", "hetccl has no fault-tolerant communicator shrinking");
 }
@@ -40,8 +39,7 @@ ncclResult_t ncclCommRevoke(ncclComm_t comm, int revokeFlags) {
 }
 HETCCL_NCCL_PROFILING_ALIAS(ncclCommRevoke);
 
-ncclResult_t ncclCommWindowRegister(ncclComm_t comm, void* buff, size_t size, ncclWindow_t* win,
-                                    int winFlags) {
+ncclResult_t ncclCommWindowRegister(ncclComm_t comm, void* buff, size_t size, ncclWindow_t* win, int winFlags) {
   if (win) *win = nullptr;
   return unsupported("ncclCommWindowRegister", "hetccl has no symmetric memory windows");
 }
@@ -63,8 +61,7 @@ ncclResult_t ncclRedOpCreatePreMulSum(ncclRedOp_t* op, void* scalar, ncclDataTyp
 HETCCL_NCCL_PROFILING_ALIAS(ncclRedOpCreatePreMulSum);
 
 ncclResult_t ncclRedOpDestroy(ncclRedOp_t op, ncclComm_t comm) {
-  return unsupported("ncclRedOpDestroy",
-                     "custom reduction ops (ncclRedOpCreatePreMulSum never creates one)");
+  return unsupported("ncclRedOpDestroy", "custom reduction ops (ncclRedOpCreatePreMulSum never creates one)");
 }
 HETCCL_NCCL_PROFILING_ALIAS(ncclRedOpDestroy);
 

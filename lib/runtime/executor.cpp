@@ -23,7 +23,7 @@ struct Executor::Slot {
   bool active = false;
   bool waitingForDevice = false;
   bool deviceWorkEnqueued = false;  // this step gave the device work to wait for
-  std::vector<Op> ops;  // the current step, cut to this pipeline's chunk
+  std::vector<Op> ops;              // the current step, cut to this pipeline's chunk
   std::vector<PendingTransfer> transfers;
   std::unique_ptr<DeviceEvent> deviceDone;
 };
@@ -37,8 +37,8 @@ char* Executor::address(const Region& region) const {
   return (*buffers_)[region.buffer] + region.offset * elementSize_;
 }
 
-Status Executor::run(const RankPlan& plan, const PlanBuffers& buffers, ElementType type,
-                     ReduceOp op, int tagBase, const ExecutionSettings& settings) {
+Status Executor::run(const RankPlan& plan, const PlanBuffers& buffers, ElementType type, ReduceOp op, int tagBase,
+                     const ExecutionSettings& settings) {
   buffers_ = &buffers;
   type_ = type;
   op_ = op;
@@ -47,8 +47,10 @@ Status Executor::run(const RankPlan& plan, const PlanBuffers& buffers, ElementTy
   pipelineDepth_ = std::clamp(settings.pipelineDepth, 1, kMaxPipelineDepth);
   tag_ = tagBase;
   for (const PlanPhase& phase : planPhases(plan)) {
-    if (phase.island) HETCCL_TRY(runIslandStep(plan.steps[phase.firstStep]));
-    else HETCCL_TRY(runPipelined(plan, phase));
+    if (phase.island)
+      HETCCL_TRY(runIslandStep(plan.steps[phase.firstStep]));
+    else
+      HETCCL_TRY(runPipelined(plan, phase));
   }
   return device_.synchronizeStream(stream_);
 }
@@ -56,9 +58,9 @@ Status Executor::run(const RankPlan& plan, const PlanBuffers& buffers, ElementTy
 // The vendor library's calls, in plan order; the next phase's sends read what they wrote, so
 // the stream is drained before it starts.
 Status Executor::runIslandStep(const Step& step) {
-  if (!island_) return HETCCL_STATUS(Code::InternalError, "a plan has island-collective steps but the rank has no island library");
-  for (const Op& op : step.ops)
-    HETCCL_TRY(island_->enqueue(op, address(op.src), address(op.dst), type_, op_, stream_));
+  if (!island_)
+    return HETCCL_STATUS(Code::InternalError, "a plan has island-collective steps but the rank has no island library");
+  for (const Op& op : step.ops) HETCCL_TRY(island_->enqueue(op, address(op.src), address(op.dst), type_, op_, stream_));
   return device_.synchronizeStream(stream_);
 }
 
@@ -69,8 +71,9 @@ Status Executor::runPipelined(const RankPlan& plan, const PlanPhase& phase) {
   phaseEnd_ = phase.endStep;
   size_t receiveReduces = 0;
   for (size_t s = phase.firstStep; s < phase.endStep; ++s)
-    receiveReduces = std::max<size_t>(receiveReduces, std::count_if(plan.steps[s].ops.begin(), plan.steps[s].ops.end(),
-                                                                    [](const Op& op) { return op.kind == OpKind::RecvReduce; }));
+    receiveReduces =
+        std::max<size_t>(receiveReduces, std::count_if(plan.steps[s].ops.begin(), plan.steps[s].ops.end(),
+                                                       [](const Op& op) { return op.kind == OpKind::RecvReduce; }));
   stagingPerSlot_ = receiveReduces * chunkElements_ * elementSize_;
   HETCCL_TRY(staging_.ensure(stagingPerSlot_ * depth));
 
@@ -125,8 +128,8 @@ Status Executor::startStep(Slot& slot, const RankPlan& plan) {
         slot.deviceWorkEnqueued = true;
         break;
       case OpKind::Reduce:
-        HETCCL_TRY(device_.reduceAsync(address(op.dst), address(op.dst), address(op.src), op.dst.count, type_, op_,
-                                       stream_));
+        HETCCL_TRY(
+            device_.reduceAsync(address(op.dst), address(op.dst), address(op.src), op.dst.count, type_, op_, stream_));
         slot.deviceWorkEnqueued = true;
         break;
       case OpKind::Divide:
@@ -180,8 +183,8 @@ Status Executor::pollSlot(Slot& slot, const RankPlan& plan, bool* progressed) {
       *progressed = true;
       pending.transfer.reset();
       if (const Op* op = pending.reduceInto) {
-        HETCCL_TRY(device_.reduceAsync(address(op->dst), address(op->src), pending.staged, op->dst.count,
-                                       type_, op_, stream_));
+        HETCCL_TRY(device_.reduceAsync(address(op->dst), address(op->src), pending.staged, op->dst.count, type_, op_,
+                                       stream_));
         slot.deviceWorkEnqueued = true;
       }
     }

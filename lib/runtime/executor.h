@@ -43,8 +43,8 @@ class Executor {
 
   // Pipeline slot i uses tag `tagBase + i` (tags tagBase .. tagBase + kMaxPipelineDepth - 1
   // belong to this run).  For point-to-point plans pass ElementType::Uint8 (regions in bytes).
-  Status run(const RankPlan& plan, const PlanBuffers& buffers, ElementType type, ReduceOp op,
-             int tagBase, const ExecutionSettings& settings);
+  Status run(const RankPlan& plan, const PlanBuffers& buffers, ElementType type, ReduceOp op, int tagBase,
+             const ExecutionSettings& settings);
 
  private:
   struct Slot;

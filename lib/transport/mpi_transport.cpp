@@ -35,8 +35,7 @@ class MpiTransfer : public Transfer {
           return HETCCL_STATUS(Code::SystemError, "transfer with rank %d (tag %d) failed: %s", status.MPI_SOURCE,
                                status.MPI_TAG, mpiErrorText(status.MPI_ERROR).c_str());
     }
-    if (rc != MPI_SUCCESS)
-      return HETCCL_STATUS(Code::SystemError, "MPI_Testall failed: %s", mpiErrorText(rc).c_str());
+    if (rc != MPI_SUCCESS) return HETCCL_STATUS(Code::SystemError, "MPI_Testall failed: %s", mpiErrorText(rc).c_str());
     *done = flag != 0;
     return Status::ok();
   }
@@ -74,8 +73,9 @@ Status MpiTransport::postPieces(bool isSend, char* buffer, size_t bytes, int pee
     int rc = isSend ? MPI_Isend(buffer + offset, length, MPI_BYTE, peer, tag, comm_, &result->requests[i])
                     : MPI_Irecv(buffer + offset, length, MPI_BYTE, peer, tag, comm_, &result->requests[i]);
     if (rc != MPI_SUCCESS)
-      return HETCCL_STATUS(Code::SystemError, "%s of %d bytes %s rank %d failed: %s", isSend ? "MPI_Isend" : "MPI_Irecv",
-                           length, isSend ? "to" : "from", peer, mpiErrorText(rc).c_str());
+      return HETCCL_STATUS(Code::SystemError, "%s of %d bytes %s rank %d failed: %s",
+                           isSend ? "MPI_Isend" : "MPI_Irecv", length, isSend ? "to" : "from", peer,
+                           mpiErrorText(rc).c_str());
   }
   *transfer = std::move(result);
   return Status::ok();

@@ -24,10 +24,8 @@ class MpiTransport : public Transport {
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   int maxTag() const override { return maxTag_; }
-  Status postSend(const void* buffer, size_t bytes, int peer, int tag,
-                  std::unique_ptr<Transfer>* transfer) override;
-  Status postRecv(void* buffer, size_t bytes, int peer, int tag,
-                  std::unique_ptr<Transfer>* transfer) override;
+  Status postSend(const void* buffer, size_t bytes, int peer, int tag, std::unique_ptr<Transfer>* transfer) override;
+  Status postRecv(void* buffer, size_t bytes, int peer, int tag, std::unique_ptr<Transfer>* transfer) override;
 
  private:
   Status postPieces(bool isSend, char* buffer, size_t bytes, int peer, int tag, std::unique_ptr<Transfer>* transfer);

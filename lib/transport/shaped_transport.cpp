@@ -24,8 +24,8 @@ namespace {
 class PacedTransfer : public Transfer {
  public:
   std::unique_ptr<Transfer> header, data;
-  double headerValue = 0;   // the arrival time travelling in (or out of) the header
-  double notBefore = 0;      // for sends: when the data has left this rank
+  double headerValue = 0;  // the arrival time travelling in (or out of) the header
+  double notBefore = 0;    // for sends: when the data has left this rank
   bool isReceive = false;
   Status test(bool* done) override {
     *done = false;

@@ -34,7 +34,10 @@ class StagedTransfer : public Transfer {
 }  // namespace
 
 StagedTransport::StagedTransport(std::unique_ptr<Transport> inner, Device& device, size_t slotBytes, int slots)
-    : inner_(std::move(inner)), device_(device), slotBytes_(std::max<size_t>(1, slotBytes)), slotCount_(std::max(1, slots)) {}
+    : inner_(std::move(inner)),
+      device_(device),
+      slotBytes_(std::max<size_t>(1, slotBytes)),
+      slotCount_(std::max(1, slots)) {}
 
 StagedTransport::~StagedTransport() {
   (void)device_.synchronizeStream(copyStream_);
@@ -74,7 +77,8 @@ static Status postPieces(StagedTransport& owner, std::deque<std::shared_ptr<Stag
   return owner.progress();
 }
 
-Status StagedTransport::postSend(const void* buffer, size_t bytes, int peer, int tag, std::unique_ptr<Transfer>* transfer) {
+Status StagedTransport::postSend(const void* buffer, size_t bytes, int peer, int tag,
+                                 std::unique_ptr<Transfer>* transfer) {
   return postPieces(*this, pieces_, true, const_cast<char*>(static_cast<const char*>(buffer)), bytes, peer, tag,
                     slotBytes_, transfer);
 }

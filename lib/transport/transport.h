@@ -29,10 +29,8 @@ class Transport {
   virtual int size() const = 0;
   // The largest tag value the executor may use (tags 0..maxTag()).
   virtual int maxTag() const = 0;
-  virtual Status postSend(const void* buffer, size_t bytes, int peer, int tag,
-                          std::unique_ptr<Transfer>* transfer) = 0;
-  virtual Status postRecv(void* buffer, size_t bytes, int peer, int tag,
-                          std::unique_ptr<Transfer>* transfer) = 0;
+  virtual Status postSend(const void* buffer, size_t bytes, int peer, int tag, std::unique_ptr<Transfer>* transfer) = 0;
+  virtual Status postRecv(void* buffer, size_t bytes, int peer, int tag, std::unique_ptr<Transfer>* transfer) = 0;
 };
 
 }  // namespace hetccl

@@ -21,15 +21,15 @@ Status buildTransportStack(std::unique_ptr<Transport> wire, Device& device, cons
                            TransportStack* stack) {
   std::unique_ptr<Transport> transport = std::move(wire);
   if (options.stage) {
-    auto staged = std::make_unique<StagedTransport>(std::move(transport), device, options.stagingSlotBytes,
-                                                    options.stagingSlots);
+    auto staged =
+        std::make_unique<StagedTransport>(std::move(transport), device, options.stagingSlotBytes, options.stagingSlots);
     HETCCL_TRY(staged->initialize());
     transport = std::move(staged);
   }
   const size_t classes = std::max<size_t>(1, options.pacing.size());
   std::vector<std::string> names(classes, wireDescription(options));
-  const bool anyPaced = std::any_of(options.pacing.begin(), options.pacing.end(),
-                                    [](const LinkPacing& pacing) { return pacing.paced; });
+  const bool anyPaced =
+      std::any_of(options.pacing.begin(), options.pacing.end(), [](const LinkPacing& pacing) { return pacing.paced; });
   if (anyPaced) {
     if (static_cast<int>(options.linkClassOfPeer.size()) != transport->size())
       return HETCCL_STATUS(Code::InternalError, "link pacing needs the link class of all %d peers, got %zu",

@@ -14,9 +14,7 @@
 namespace hetccl {
 namespace {
 
-bool contains(const std::string& text, const char* part) {
-  return text.find(part) != std::string::npos;
-}
+bool contains(const std::string& text, const char* part) { return text.find(part) != std::string::npos; }
 
 TEST(BackendLoader, MissingModuleIsAClearSystemError) {
   std::unique_ptr<Device> device;
@@ -61,8 +59,7 @@ TEST(BackendLoader, WorkingModuleGivesAUsableDevice) {
   const int32_t values[4] = {1, 2, 3, 4};
   int32_t result[4] = {};
   ASSERT_TRUE(device->copyAsync(buffer, values, sizeof values, nullptr).isOk());
-  ASSERT_TRUE(device->reduceAsync(buffer, buffer, buffer, 4, ElementType::Int32, ReduceOp::Sum,
-                                  nullptr).isOk());
+  ASSERT_TRUE(device->reduceAsync(buffer, buffer, buffer, 4, ElementType::Int32, ReduceOp::Sum, nullptr).isOk());
   ASSERT_TRUE(device->copyAsync(result, buffer, sizeof result, nullptr).isOk());
   ASSERT_TRUE(device->synchronizeStream(nullptr).isOk());
   EXPECT_EQ(result[3], 8);
@@ -80,8 +77,7 @@ TEST(ProcessDevice, AutoAlwaysFindsADevice) {
   const Status status = processDevice(&device);
   ASSERT_TRUE(status.isOk()) << status.message();
   ASSERT_NE(device, nullptr);
-  std::printf("[ auto     ] %s: %s\n", deviceKindName(device->kind()),
-              device->description().c_str());
+  std::printf("[ auto     ] %s: %s\n", deviceKindName(device->kind()), device->description().c_str());
 }
 
 }  // namespace

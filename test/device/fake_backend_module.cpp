@@ -8,13 +8,11 @@
 #include "device/host/host_device.h"
 
 #if defined(FAKE_HOST_DEVICE)
-extern "C" __attribute__((visibility("default"))) hetccl::Device* hetcclCreateDevice_v1(
-    char* error, size_t errorSize) {
+extern "C" __attribute__((visibility("default"))) hetccl::Device* hetcclCreateDevice_v1(char* error, size_t errorSize) {
   return hetccl::makeHostDevice().release();
 }
 #elif defined(FAKE_NO_DEVICE)
-extern "C" __attribute__((visibility("default"))) hetccl::Device* hetcclCreateDevice_v1(
-    char* error, size_t errorSize) {
+extern "C" __attribute__((visibility("default"))) hetccl::Device* hetcclCreateDevice_v1(char* error, size_t errorSize) {
   std::snprintf(error, errorSize, "fake backend: no device here");
   return nullptr;
 }

@@ -10,8 +10,8 @@
 #include <random>
 #include <vector>
 
-#include "device/backend_loader.h"
 #include "base/element.h"
+#include "device/backend_loader.h"
 #include "device/host/host_reduce.h"
 
 namespace hetccl {
@@ -81,8 +81,8 @@ bool isNaN(ElementType type, const uint8_t* p) {
 // Bit-for-bit equality, except that an arithmetic NaN may carry any payload: hardware does not
 // agree on it (x86 propagates an operand's payload, NVIDIA GPUs return the canonical NaN), and
 // reduce_ops.h does not pin it down. Max and min select an operand and stay exact (`exactNaN`).
-::testing::AssertionResult sameElements(ElementType type, const uint8_t* expected,
-                                        const uint8_t* got, size_t count, bool exactNaN) {
+::testing::AssertionResult sameElements(ElementType type, const uint8_t* expected, const uint8_t* got, size_t count,
+                                        bool exactNaN) {
   const size_t size = elementSize(type);
   for (size_t i = 0; i < count; ++i) {
     const uint8_t* e = expected + i * size;
@@ -92,8 +92,8 @@ bool isNaN(ElementType type, const uint8_t* p) {
     uint64_t eBits = 0, gBits = 0;
     std::memcpy(&eBits, e, size);
     std::memcpy(&gBits, g, size);
-    return ::testing::AssertionFailure() << "element " << i << " of " << count << ": expected 0x"
-                                         << std::hex << eBits << ", got 0x" << gBits;
+    return ::testing::AssertionFailure() << "element " << i << " of " << count << ": expected 0x" << std::hex << eBits
+                                         << ", got 0x" << gBits;
   }
   return ::testing::AssertionSuccess();
 }
@@ -110,12 +110,10 @@ std::vector<uint8_t> randomBytes(size_t bytes, uint32_t seed) {
   return out;
 }
 
-const ElementType kTypes[] = {ElementType::Int8,    ElementType::Uint8,   ElementType::Int32,
-                              ElementType::Uint32,  ElementType::Int64,   ElementType::Uint64,
-                              ElementType::Float16, ElementType::Float32, ElementType::Float64,
-                              ElementType::Bfloat16};
-const ReduceOp kOps[] = {ReduceOp::Sum, ReduceOp::Prod, ReduceOp::Max, ReduceOp::Min,
-                         ReduceOp::Avg};
+const ElementType kTypes[] = {ElementType::Int8,    ElementType::Uint8,   ElementType::Int32,   ElementType::Uint32,
+                              ElementType::Int64,   ElementType::Uint64,  ElementType::Float16, ElementType::Float32,
+                              ElementType::Float64, ElementType::Bfloat16};
+const ReduceOp kOps[] = {ReduceOp::Sum, ReduceOp::Prod, ReduceOp::Max, ReduceOp::Min, ReduceOp::Avg};
 // Around the 16-byte pack boundaries, one past a block of 256 threads, and a count large
 // enough that every thread of a full grid loops (1M + 3 elements).
 const size_t kCounts[] = {1, 7, 15, 16, 17, 31, 257, 4099, (size_t(1) << 20) + 3};
@@ -141,18 +139,16 @@ TEST_F(GpuBackendTest, ReduceMatchesHostForEveryTypeAndOp) {
         upload(deviceB, b);
         for (ReduceOp op : kOps) {
           std::vector<uint8_t> expected(bytes);
-          hostReduce(expected.data() + offset * size, a.data() + offset * size,
-                     b.data() + offset * size, count, type, op);
+          hostReduce(expected.data() + offset * size, a.data() + offset * size, b.data() + offset * size, count, type,
+                     op);
           ASSERT_TRUE(device()
-                          ->reduceAsync(deviceDst + offset * size, deviceA + offset * size,
-                                        deviceB + offset * size, count, type, op, nullptr)
+                          ->reduceAsync(deviceDst + offset * size, deviceA + offset * size, deviceB + offset * size,
+                                        count, type, op, nullptr)
                           .isOk());
           const auto got = download(deviceDst, bytes);
           const bool selects = op == ReduceOp::Max || op == ReduceOp::Min;
-          ASSERT_TRUE(sameElements(type, expected.data() + offset * size,
-                                   got.data() + offset * size, count, selects))
-              << elementTypeName(type) << " " << reduceOpName(op) << " count " << count
-              << " offset " << offset;
+          ASSERT_TRUE(sameElements(type, expected.data() + offset * size, got.data() + offset * size, count, selects))
+              << elementTypeName(type) << " " << reduceOpName(op) << " count " << count << " offset " << offset;
         }
       }
     }
@@ -186,8 +182,7 @@ TEST_F(GpuBackendTest, DivideMatchesHost) {
   for (ElementType type : kTypes) {
     const size_t size = elementSize(type);
     for (size_t count : {size_t(17), size_t(4099), (size_t(1) << 20) + 3}) {
-      for (uint64_t divisor : {uint64_t(2), uint64_t(3), uint64_t(7), uint64_t(1000),
-                               uint64_t(1) << 40}) {
+      for (uint64_t divisor : {uint64_t(2), uint64_t(3), uint64_t(7), uint64_t(1000), uint64_t(1) << 40}) {
         for (size_t offset : {size_t(0), size_t(1)}) {
           const size_t bytes = (count + offset) * size;
           const auto x = randomBytes(bytes, uint32_t(count + divisor));
@@ -195,12 +190,9 @@ TEST_F(GpuBackendTest, DivideMatchesHost) {
           hostDivide(expected.data() + offset * size, count, type, divisor);
           char* deviceX = static_cast<char*>(deviceBuffer(bytes));
           upload(deviceX, x);
-          ASSERT_TRUE(device()->divideAsync(deviceX + offset * size, count, type, divisor, nullptr)
-                          .isOk());
-          ASSERT_TRUE(sameElements(type, expected.data(), download(deviceX, bytes).data(),
-                                   count + offset, false))
-              << elementTypeName(type) << " / " << divisor << " count " << count << " offset "
-              << offset;
+          ASSERT_TRUE(device()->divideAsync(deviceX + offset * size, count, type, divisor, nullptr).isOk());
+          ASSERT_TRUE(sameElements(type, expected.data(), download(deviceX, bytes).data(), count + offset, false))
+              << elementTypeName(type) << " / " << divisor << " count " << count << " offset " << offset;
         }
       }
     }
@@ -217,7 +209,7 @@ TEST_F(GpuBackendTest, CopiesBetweenPageableHostPinnedHostAndDevice) {
   char* second = static_cast<char*>(deviceBuffer(bytes));
   StreamHandle stream = nullptr;
   ASSERT_TRUE(device()->createStream(&stream).isOk());
-  ASSERT_TRUE(device()->copyAsync(first, pinned, bytes, stream).isOk());        // pinned -> device
+  ASSERT_TRUE(device()->copyAsync(first, pinned, bytes, stream).isOk());          // pinned -> device
   ASSERT_TRUE(device()->copyAsync(second + 1, first, bytes - 1, stream).isOk());  // device -> device
   std::vector<uint8_t> back(bytes - 1);
   ASSERT_TRUE(device()->copyAsync(back.data(), second + 1, bytes - 1, stream).isOk());  // -> pageable
@@ -247,8 +239,7 @@ TEST_F(GpuBackendTest, EventsOrderWorkAcrossStreams) {
   ASSERT_TRUE(device()->createStream(&producer).isOk());
   ASSERT_TRUE(device()->createStream(&consumer).isOk());
   for (int i = 0; i < 10; ++i)  // x = 1024
-    ASSERT_TRUE(device()->reduceAsync(x, x, x, count, ElementType::Float32, ReduceOp::Sum,
-                                      producer).isOk());
+    ASSERT_TRUE(device()->reduceAsync(x, x, x, count, ElementType::Float32, ReduceOp::Sum, producer).isOk());
   std::unique_ptr<DeviceEvent> produced;
   ASSERT_TRUE(device()->recordEvent(producer, &produced).isOk());
   ASSERT_TRUE(device()->streamWaitEvent(consumer, *produced).isOk());
@@ -271,20 +262,15 @@ TEST_F(GpuBackendTest, EventsOrderWorkAcrossStreams) {
 
 TEST_F(GpuBackendTest, RejectsBadArgumentsAndReportsRuntimeErrors) {
   void* x = deviceBuffer(64);
-  EXPECT_EQ(device()->reduceAsync(x, x, x, 4, ElementType(42), ReduceOp::Sum, nullptr).code(),
+  EXPECT_EQ(device()->reduceAsync(x, x, x, 4, ElementType(42), ReduceOp::Sum, nullptr).code(), Code::InvalidArgument);
+  EXPECT_EQ(device()->reduceAsync(x, x, x, 4, ElementType::Int32, ReduceOp(9), nullptr).code(), Code::InvalidArgument);
+  EXPECT_EQ(device()->reduceAsync(nullptr, x, x, 4, ElementType::Int32, ReduceOp::Sum, nullptr).code(),
             Code::InvalidArgument);
-  EXPECT_EQ(device()->reduceAsync(x, x, x, 4, ElementType::Int32, ReduceOp(9), nullptr).code(),
-            Code::InvalidArgument);
-  EXPECT_EQ(device()->reduceAsync(nullptr, x, x, 4, ElementType::Int32, ReduceOp::Sum, nullptr)
-                .code(),
-            Code::InvalidArgument);
-  EXPECT_EQ(device()->reduceAsync(static_cast<char*>(x) + 4, x, x, 4, ElementType::Int32,
-                                  ReduceOp::Sum, nullptr).code(),
-            Code::InvalidArgument);
-  EXPECT_EQ(device()->divideAsync(x, 4, ElementType::Int32, 0, nullptr).code(),
-            Code::InvalidArgument);
-  EXPECT_EQ(device()->copyAsync(static_cast<char*>(x) + 1, x, 8, nullptr).code(),
-            Code::InvalidArgument);
+  EXPECT_EQ(
+      device()->reduceAsync(static_cast<char*>(x) + 4, x, x, 4, ElementType::Int32, ReduceOp::Sum, nullptr).code(),
+      Code::InvalidArgument);
+  EXPECT_EQ(device()->divideAsync(x, 4, ElementType::Int32, 0, nullptr).code(), Code::InvalidArgument);
+  EXPECT_EQ(device()->copyAsync(static_cast<char*>(x) + 1, x, 8, nullptr).code(), Code::InvalidArgument);
   EXPECT_EQ(device()->destroyStream(nullptr).code(), Code::InvalidArgument);
   EXPECT_TRUE(device()->reduceAsync(x, x, x, 0, ElementType::Int32, ReduceOp::Sum, nullptr).isOk());
   void* huge = nullptr;

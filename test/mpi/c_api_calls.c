@@ -1,20 +1,16 @@
 /* See c_api_calls.h for why this is C.  All calls use the default stream. */
 #include "c_api_calls.h"
 
-hetcclResult_t cAllReduce(const void* sendbuff, void* recvbuff, size_t count, int datatype, int op,
-                          hetcclComm_t comm) {
-  return hetcclAllReduce(sendbuff, recvbuff, count, (hetcclDataType_t)datatype, (hetcclRedOp_t)op, comm,
-                         NULL);
+hetcclResult_t cAllReduce(const void* sendbuff, void* recvbuff, size_t count, int datatype, int op, hetcclComm_t comm) {
+  return hetcclAllReduce(sendbuff, recvbuff, count, (hetcclDataType_t)datatype, (hetcclRedOp_t)op, comm, NULL);
 }
 
-hetcclResult_t cReduceScatter(const void* sendbuff, void* recvbuff, size_t recvcount, int datatype,
-                              int op, hetcclComm_t comm) {
-  return hetcclReduceScatter(sendbuff, recvbuff, recvcount, (hetcclDataType_t)datatype,
-                             (hetcclRedOp_t)op, comm, NULL);
+hetcclResult_t cReduceScatter(const void* sendbuff, void* recvbuff, size_t recvcount, int datatype, int op,
+                              hetcclComm_t comm) {
+  return hetcclReduceScatter(sendbuff, recvbuff, recvcount, (hetcclDataType_t)datatype, (hetcclRedOp_t)op, comm, NULL);
 }
 
-hetcclResult_t cAllGather(const void* sendbuff, void* recvbuff, size_t sendcount, int datatype,
-                          hetcclComm_t comm) {
+hetcclResult_t cAllGather(const void* sendbuff, void* recvbuff, size_t sendcount, int datatype, hetcclComm_t comm) {
   return hetcclAllGather(sendbuff, recvbuff, sendcount, (hetcclDataType_t)datatype, comm, NULL);
 }
 
@@ -23,14 +19,12 @@ hetcclResult_t cBroadcast(const void* sendbuff, void* recvbuff, size_t count, in
   return hetcclBroadcast(sendbuff, recvbuff, count, (hetcclDataType_t)datatype, root, comm, NULL);
 }
 
-hetcclResult_t cReduce(const void* sendbuff, void* recvbuff, size_t count, int datatype, int op,
-                       int root, hetcclComm_t comm) {
-  return hetcclReduce(sendbuff, recvbuff, count, (hetcclDataType_t)datatype, (hetcclRedOp_t)op, root,
-                      comm, NULL);
+hetcclResult_t cReduce(const void* sendbuff, void* recvbuff, size_t count, int datatype, int op, int root,
+                       hetcclComm_t comm) {
+  return hetcclReduce(sendbuff, recvbuff, count, (hetcclDataType_t)datatype, (hetcclRedOp_t)op, root, comm, NULL);
 }
 
-hetcclResult_t cAlltoAll(const void* sendbuff, void* recvbuff, size_t count, int datatype,
-                         hetcclComm_t comm) {
+hetcclResult_t cAlltoAll(const void* sendbuff, void* recvbuff, size_t count, int datatype, hetcclComm_t comm) {
   return hetcclAlltoAll(sendbuff, recvbuff, count, (hetcclDataType_t)datatype, comm, NULL);
 }
 

@@ -12,18 +12,15 @@
 extern "C" {
 #endif
 
-hetcclResult_t cAllReduce(const void* sendbuff, void* recvbuff, size_t count, int datatype, int op,
-                          hetcclComm_t comm);
-hetcclResult_t cReduceScatter(const void* sendbuff, void* recvbuff, size_t recvcount, int datatype,
-                              int op, hetcclComm_t comm);
-hetcclResult_t cAllGather(const void* sendbuff, void* recvbuff, size_t sendcount, int datatype,
-                          hetcclComm_t comm);
+hetcclResult_t cAllReduce(const void* sendbuff, void* recvbuff, size_t count, int datatype, int op, hetcclComm_t comm);
+hetcclResult_t cReduceScatter(const void* sendbuff, void* recvbuff, size_t recvcount, int datatype, int op,
+                              hetcclComm_t comm);
+hetcclResult_t cAllGather(const void* sendbuff, void* recvbuff, size_t sendcount, int datatype, hetcclComm_t comm);
 hetcclResult_t cBroadcast(const void* sendbuff, void* recvbuff, size_t count, int datatype, int root,
                           hetcclComm_t comm);
-hetcclResult_t cReduce(const void* sendbuff, void* recvbuff, size_t count, int datatype, int op,
-                       int root, hetcclComm_t comm);
-hetcclResult_t cAlltoAll(const void* sendbuff, void* recvbuff, size_t count, int datatype,
-                         hetcclComm_t comm);
+hetcclResult_t cReduce(const void* sendbuff, void* recvbuff, size_t count, int datatype, int op, int root,
+                       hetcclComm_t comm);
+hetcclResult_t cAlltoAll(const void* sendbuff, void* recvbuff, size_t count, int datatype, hetcclComm_t comm);
 hetcclResult_t cSend(const void* sendbuff, size_t count, int datatype, int peer, hetcclComm_t comm);
 hetcclResult_t cRecv(void* recvbuff, size_t count, int datatype, int peer, hetcclComm_t comm);
 const char* cGetErrorString(int result);

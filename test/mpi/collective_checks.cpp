@@ -47,8 +47,7 @@ void checkAllReduce(const CommPair& comm, const CollectiveCase& c) {
 
 void checkReduceScatter(const CommPair& comm, const CollectiveCase& c) {
   const TypeInfo& t = *c.type;
-  const std::string ctx =
-      describe("ReduceScatter", &t, opName(c.op), c.count, c.inPlace, -1, c.stream, comm);
+  const std::string ctx = describe("ReduceScatter", &t, opName(c.op), c.count, c.inPlace, -1, c.stream, comm);
   const int n = comm.size(), rank = comm.rank();
   const uint64_t seed = nextSeed();
   const size_t recvBytes = c.count * t.size;
@@ -62,8 +61,7 @@ void checkReduceScatter(const CommPair& comm, const CollectiveCase& c) {
   // In place: recvbuff == sendbuff + rank * recvcount.
   const size_t ownOffset = static_cast<size_t>(rank) * recvBytes;
   void* out = c.inPlace ? send.at(ownOffset) : recv.data();
-  const hetcclResult_t r =
-      hetcclReduceScatter(send.data(), out, c.count, t.type, c.op, comm.comm, c.stream);
+  const hetcclResult_t r = hetcclReduceScatter(send.data(), out, c.count, t.type, c.op, comm.comm, c.stream);
   expectSuccess(r, comm.comm, ctx);
   syncStream(c.stream, ctx);
   if (r != hetcclSuccess) return;
@@ -89,8 +87,10 @@ void checkAllGather(const CommPair& comm, const CollectiveCase& c) {
   recv.upload(makeGarbage(recvBytes, rank, seed));
   // In place: sendbuff == recvbuff + rank * sendcount, already holding this rank's input.
   const size_t ownOffset = static_cast<size_t>(rank) * sendBytes;
-  if (c.inPlace) recv.upload(input, ownOffset);
-  else send.upload(input);
+  if (c.inPlace)
+    recv.upload(input, ownOffset);
+  else
+    send.upload(input);
   const void* in = c.inPlace ? recv.at(ownOffset) : send.data();
   const hetcclResult_t r = hetcclAllGather(in, recv.data(), c.count, t.type, comm.comm, c.stream);
   expectSuccess(r, comm.comm, ctx);
@@ -118,8 +118,7 @@ void checkBroadcast(const CommPair& comm, const CollectiveCase& c) {
   send.upload(c.inPlace && rank != c.root ? makeGarbage(bytes, rank, seed) : input);
   recv.upload(makeGarbage(recv.bytes(), rank, seed));
   void* out = c.inPlace ? send.data() : recv.data();
-  const hetcclResult_t r =
-      hetcclBroadcast(send.data(), out, c.count, t.type, c.root, comm.comm, c.stream);
+  const hetcclResult_t r = hetcclBroadcast(send.data(), out, c.count, t.type, c.root, comm.comm, c.stream);
   expectSuccess(r, comm.comm, ctx);
   syncStream(c.stream, ctx);
   if (r != hetcclSuccess) return;
@@ -133,8 +132,7 @@ void checkBroadcast(const CommPair& comm, const CollectiveCase& c) {
 
 void checkReduce(const CommPair& comm, const CollectiveCase& c) {
   const TypeInfo& t = *c.type;
-  const std::string ctx =
-      describe("Reduce", &t, opName(c.op), c.count, c.inPlace, c.root, c.stream, comm);
+  const std::string ctx = describe("Reduce", &t, opName(c.op), c.count, c.inPlace, c.root, c.stream, comm);
   const int n = comm.size(), rank = comm.rank();
   const uint64_t seed = nextSeed();
   const size_t bytes = c.count * t.size;
@@ -145,8 +143,7 @@ void checkReduce(const CommPair& comm, const CollectiveCase& c) {
   send.upload(input);
   recv.upload(makeGarbage(recv.bytes(), rank, seed));
   void* out = c.inPlace ? send.data() : recv.data();
-  const hetcclResult_t r =
-      hetcclReduce(send.data(), out, c.count, t.type, c.op, c.root, comm.comm, c.stream);
+  const hetcclResult_t r = hetcclReduce(send.data(), out, c.count, t.type, c.op, c.root, comm.comm, c.stream);
   expectSuccess(r, comm.comm, ctx);
   syncStream(c.stream, ctx);
   if (r != hetcclSuccess) return;

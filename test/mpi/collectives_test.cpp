@@ -23,9 +23,7 @@ class TypeMatrix : public ::testing::TestWithParam<hetcclDataType_t> {
   const TypeInfo& type() const { return typeInfo(GetParam()); }
 };
 
-std::string typeName(const ::testing::TestParamInfo<hetcclDataType_t>& info) {
-  return typeInfo(info.param).name;
-}
+std::string typeName(const ::testing::TestParamInfo<hetcclDataType_t>& info) { return typeInfo(info.param).name; }
 
 std::vector<hetcclDataType_t> typeParams() {
   std::vector<hetcclDataType_t> types;
@@ -120,14 +118,12 @@ INSTANTIATE_TEST_SUITE_P(Types, AlltoAllMatrix, ::testing::ValuesIn(typeParams()
 
 const TypeInfo& ty(hetcclDataType_t t) { return typeInfo(t); }
 constexpr size_t kFloatLarge = (size_t{1} << 20) + 3;  // 4 MiB + 12 B of float32
-constexpr size_t kInt8Large = size_t{3} << 20;          // 3 MiB of int8
-constexpr size_t kBf16Large = (size_t{1} << 20) + 5;    // 2 MiB + 10 B of bfloat16
-constexpr size_t kInt64Large = (size_t{1} << 18) + 1;   // 2 MiB + 8 B of int64
+constexpr size_t kInt8Large = size_t{3} << 20;         // 3 MiB of int8
+constexpr size_t kBf16Large = (size_t{1} << 20) + 5;   // 2 MiB + 10 B of bfloat16
+constexpr size_t kInt64Large = (size_t{1} << 18) + 1;  // 2 MiB + 8 B of int64
 
 // Per-rank count for collectives whose buffers are nranks times larger: about the same total.
-size_t perRank(size_t total, size_t extra) {
-  return total / static_cast<size_t>(world().size()) + extra;
-}
+size_t perRank(size_t total, size_t extra) { return total / static_cast<size_t>(world().size()) + extra; }
 
 TEST(LargeCounts, AllReduce) {
   checkAllReduce(world(), {&ty(hetcclFloat32), hetcclSum, kFloatLarge, false, 0, nullptr});

@@ -64,8 +64,10 @@ class InvalidArguments : public ::testing::Test {
 
 TEST_F(InvalidArguments, NullBuffersWithPositiveCount) {
   const hetcclDataType_t f = hetcclFloat32;
-  expectInvalid("AllReduce null send", [&] { return hetcclAllReduce(nullptr, recv(), kCount, f, hetcclSum, comm(), nullptr); });
-  expectInvalid("AllReduce null recv", [&] { return hetcclAllReduce(send(), nullptr, kCount, f, hetcclSum, comm(), nullptr); });
+  expectInvalid("AllReduce null send",
+                [&] { return hetcclAllReduce(nullptr, recv(), kCount, f, hetcclSum, comm(), nullptr); });
+  expectInvalid("AllReduce null recv",
+                [&] { return hetcclAllReduce(send(), nullptr, kCount, f, hetcclSum, comm(), nullptr); });
   expectInvalid("ReduceScatter null send",
                 [&] { return hetcclReduceScatter(nullptr, recv(), kCount, f, hetcclSum, comm(), nullptr); });
   expectInvalid("ReduceScatter null recv",
@@ -75,7 +77,8 @@ TEST_F(InvalidArguments, NullBuffersWithPositiveCount) {
   // Broadcast's sendbuff and Reduce's recvbuff matter on the root only (NCCL), so only the
   // buffers every rank needs are nulled here.
   expectInvalid("Broadcast null recv", [&] { return hetcclBroadcast(send(), nullptr, kCount, f, 0, comm(), nullptr); });
-  expectInvalid("Reduce null send", [&] { return hetcclReduce(nullptr, recv(), kCount, f, hetcclSum, 0, comm(), nullptr); });
+  expectInvalid("Reduce null send",
+                [&] { return hetcclReduce(nullptr, recv(), kCount, f, hetcclSum, 0, comm(), nullptr); });
   expectInvalid("AlltoAll null send", [&] { return hetcclAlltoAll(nullptr, recv(), kCount, f, comm(), nullptr); });
   expectInvalid("AlltoAll null recv", [&] { return hetcclAlltoAll(send(), nullptr, kCount, f, comm(), nullptr); });
   expectInvalid("Send null buffer", [&] { return hetcclSend(nullptr, kCount, f, 0, comm(), nullptr); });
@@ -125,7 +128,8 @@ TEST_F(InvalidArguments, RootOutOfRange) {
   for (int root : {-1, n_, n_ + 5}) {
     const std::string s = " root " + std::to_string(root);
     expectInvalid("Broadcast" + s, [&] { return hetcclBroadcast(send(), recv(), kCount, f, root, comm(), nullptr); });
-    expectInvalid("Reduce" + s, [&] { return hetcclReduce(send(), recv(), kCount, f, hetcclSum, root, comm(), nullptr); });
+    expectInvalid("Reduce" + s,
+                  [&] { return hetcclReduce(send(), recv(), kCount, f, hetcclSum, root, comm(), nullptr); });
   }
 }
 
@@ -155,7 +159,8 @@ TEST_F(InvalidArguments, NullCommunicator) {
   auto nullComm = [&](const std::string& what, const std::function<hetcclResult_t()>& call) {
     expectRejected(what, hetcclInvalidArgument, nullptr, call);
   };
-  nullComm("AllReduce comm NULL", [&] { return hetcclAllReduce(send(), recv(), kCount, f, hetcclSum, nullptr, nullptr); });
+  nullComm("AllReduce comm NULL",
+           [&] { return hetcclAllReduce(send(), recv(), kCount, f, hetcclSum, nullptr, nullptr); });
   nullComm("Broadcast comm NULL", [&] { return hetcclBroadcast(send(), recv(), kCount, f, 0, nullptr, nullptr); });
   nullComm("Send comm NULL", [&] { return hetcclSend(send(), kCount, f, 0, nullptr, nullptr); });
   nullComm("Recv comm NULL", [&] { return hetcclRecv(recv(), kCount, f, 0, nullptr, nullptr); });
@@ -175,9 +180,8 @@ TEST_F(InvalidArguments, DestroyedCommunicator) {
   EXPECT_EQ(hetcclCommDestroy(dead), hetcclSuccess);
   MPI_Comm_free(&dup);
   // Its last error is not readable through the dead handle: read the thread's (comm NULL).
-  expectRejected("AllReduce on a destroyed comm", hetcclInvalidArgument, nullptr, [&] {
-    return hetcclAllReduce(send(), recv(), kCount, hetcclFloat32, hetcclSum, dead, nullptr);
-  });
+  expectRejected("AllReduce on a destroyed comm", hetcclInvalidArgument, nullptr,
+                 [&] { return hetcclAllReduce(send(), recv(), kCount, hetcclFloat32, hetcclSum, dead, nullptr); });
   expectRejected("Send on a destroyed comm", hetcclInvalidArgument, nullptr,
                  [&] { return hetcclSend(send(), kCount, hetcclFloat32, 0, dead, nullptr); });
   int value = 0;

@@ -35,8 +35,7 @@ class RankFailurePrinter : public ::testing::EmptyTestEventListener {
       return;
     }
     std::fprintf(stdout, "[rank %d] FAILURE in %s at %s:%d\n%s\n", rank_, current_.c_str(),
-                 result.file_name() != nullptr ? result.file_name() : "?", result.line_number(),
-                 result.message());
+                 result.file_name() != nullptr ? result.file_name() : "?", result.line_number(), result.message());
     std::fflush(stdout);
   }
 

@@ -81,16 +81,15 @@ bool DeviceBuffer::guardsIntact() const {
   return head == guard && tail == guard;
 }
 
-std::string describe(const char* collective, const TypeInfo* type, const char* op, size_t count,
-                     bool inPlace, int root, hetcclStream_t stream, const CommPair& comm) {
+std::string describe(const char* collective, const TypeInfo* type, const char* op, size_t count, bool inPlace, int root,
+                     hetcclStream_t stream, const CommPair& comm) {
   std::ostringstream s;
   s << collective;
   if (type != nullptr) s << " " << type->name;
   if (op != nullptr) s << " " << op;
   s << " count=" << count << (inPlace ? " in-place" : " out-of-place");
   if (root >= 0) s << " root=" << root;
-  s << " nranks=" << comm.size() << " rank=" << comm.rank()
-    << " stream=" << (stream == nullptr ? "null" : "user");
+  s << " nranks=" << comm.size() << " rank=" << comm.rank() << " stream=" << (stream == nullptr ? "null" : "user");
   return s.str();
 }
 
@@ -99,8 +98,7 @@ void expectSuccess(hetcclResult_t result, hetcclComm_t comm, const std::string& 
                                    << hetcclGetLastError(comm) << ")";
 }
 
-void expectSameBits(const TypeInfo& type, const Bytes& expected, const Bytes& actual,
-                    const std::string& context) {
+void expectSameBits(const TypeInfo& type, const Bytes& expected, const Bytes& actual, const std::string& context) {
   const std::string mismatch = describeMismatch(type, expected, actual);
   EXPECT_TRUE(mismatch.empty()) << context << ": " << mismatch;
 }

@@ -69,14 +69,13 @@ class DeviceBuffer {
 
 // Describes one operation for failure messages, e.g. "AllReduce float32 sum count=61 in-place
 // root=2 nranks=4 rank=1 stream=user".
-std::string describe(const char* collective, const TypeInfo* type, const char* op, size_t count,
-                     bool inPlace, int root, hetcclStream_t stream, const CommPair& comm);
+std::string describe(const char* collective, const TypeInfo* type, const char* op, size_t count, bool inPlace, int root,
+                     hetcclStream_t stream, const CommPair& comm);
 
 // EXPECTs that a call succeeded; on failure prints the communicator's last error.
 void expectSuccess(hetcclResult_t result, hetcclComm_t comm, const std::string& context);
 // EXPECTs bitwise equality.
-void expectSameBits(const TypeInfo& type, const Bytes& expected, const Bytes& actual,
-                    const std::string& context);
+void expectSameBits(const TypeInfo& type, const Bytes& expected, const Bytes& actual, const std::string& context);
 // Synchronises `stream` if it is a user stream (outside a group calls already completed, so this
 // also checks that synchronising a stream after a collective works).
 void syncStream(hetcclStream_t stream, const std::string& context);

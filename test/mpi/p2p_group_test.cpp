@@ -16,8 +16,8 @@ constexpr hetcclRedOp_t kMoveOnly = hetcclMax;  // arbitrary bits as input
 // The bytes this rank receives from `from` when it sends `out` to `to`, over MPI.
 Bytes mpiSendrecv(const Bytes& out, int to, size_t recvBytes, int from, MPI_Comm comm) {
   Bytes in(recvBytes);
-  MPI_Sendrecv(out.data(), static_cast<int>(out.size()), MPI_BYTE, to, 7, in.data(),
-               static_cast<int>(recvBytes), MPI_BYTE, from, 7, comm, MPI_STATUS_IGNORE);
+  MPI_Sendrecv(out.data(), static_cast<int>(out.size()), MPI_BYTE, to, 7, in.data(), static_cast<int>(recvBytes),
+               MPI_BYTE, from, 7, comm, MPI_STATUS_IGNORE);
   return in;
 }
 
@@ -72,8 +72,8 @@ size_t pairCount(int from, int to) { return static_cast<size_t>((from + 2 * to) 
 void checkPairwiseExchange(const TypeInfo& t, bool includeSelf) {
   const CommPair& w = world();
   const int n = w.size(), rank = w.rank();
-  const std::string ctx = describe(includeSelf ? "PairwiseExchangeWithSelf" : "PairwiseExchange", &t,
-                                   nullptr, 0, false, -1, nullptr, w);
+  const std::string ctx =
+      describe(includeSelf ? "PairwiseExchangeWithSelf" : "PairwiseExchange", &t, nullptr, 0, false, -1, nullptr, w);
   const uint64_t seed = nextSeed();
   std::vector<size_t> sendOffset(n + 1, 0), recvOffset(n + 1, 0);
   for (int p = 0; p < n; ++p) {
@@ -98,13 +98,13 @@ void checkPairwiseExchange(const TypeInfo& t, bool includeSelf) {
   expectSuccess(hetcclGroupStart(), nullptr, ctx + " GroupStart");
   for (int p = 0; p < n; ++p) {  // every send first: sequential execution would deadlock
     if (p == rank && !includeSelf) continue;
-    expectSuccess(hetcclSend(send.at(sendOffset[p]), pairCount(rank, p), t.type, p, w.comm, nullptr),
-                  w.comm, ctx + " Send to " + std::to_string(p));
+    expectSuccess(hetcclSend(send.at(sendOffset[p]), pairCount(rank, p), t.type, p, w.comm, nullptr), w.comm,
+                  ctx + " Send to " + std::to_string(p));
   }
   for (int p = n - 1; p >= 0; --p) {
     if (p == rank && !includeSelf) continue;
-    expectSuccess(hetcclRecv(recv.at(recvOffset[p]), pairCount(p, rank), t.type, p, w.comm, nullptr),
-                  w.comm, ctx + " Recv from " + std::to_string(p));
+    expectSuccess(hetcclRecv(recv.at(recvOffset[p]), pairCount(p, rank), t.type, p, w.comm, nullptr), w.comm,
+                  ctx + " Recv from " + std::to_string(p));
   }
   expectSuccess(hetcclGroupEnd(), w.comm, ctx + " GroupEnd");
   expectSameBits(t, expected, recv.download(), ctx);
@@ -117,9 +117,7 @@ TEST(SendRecvGroup, PairwiseExchangeDifferentCounts) {
   checkPairwiseExchange(typeInfo(hetcclFloat16), false);
 }
 
-TEST(SendRecvGroup, PairwiseExchangeIncludingSelf) {
-  checkPairwiseExchange(typeInfo(hetcclFloat64), true);
-}
+TEST(SendRecvGroup, PairwiseExchangeIncludingSelf) { checkPairwiseExchange(typeInfo(hetcclFloat64), true); }
 
 // Several operations to the same peer in one group are matched in the order they were issued.
 TEST(SendRecvGroup, SeveralMessagesToOnePeerKeepOrder) {

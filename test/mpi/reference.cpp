@@ -99,9 +99,7 @@ void storeArbitraryBits(const TypeInfo& type, unsigned char* out, size_t i, uint
     case hetcclFloat16: store<uint16_t>(out, i, finiteBits<uint16_t>(h, 10, 0x7C00u)); break;
     case hetcclBfloat16: store<uint16_t>(out, i, finiteBits<uint16_t>(h, 7, 0x7F80u)); break;
     case hetcclFloat32: store<uint32_t>(out, i, finiteBits<uint32_t>(h, 23, 0x7F800000u)); break;
-    case hetcclFloat64:
-      store<uint64_t>(out, i, finiteBits<uint64_t>(h, 52, 0x7FF0000000000000ull));
-      break;
+    case hetcclFloat64: store<uint64_t>(out, i, finiteBits<uint64_t>(h, 52, 0x7FF0000000000000ull)); break;
     default: std::memcpy(out + i * type.size, &h, type.size); break;  // little-endian low bytes
   }
 }
@@ -110,8 +108,7 @@ void storeArbitraryBits(const TypeInfo& type, unsigned char* out, size_t i, uint
 // Exact reductions.
 
 template <typename T>
-void reduceIntegers(hetcclRedOp_t op, const std::vector<const unsigned char*>& in, size_t count,
-                    unsigned char* out) {
+void reduceIntegers(hetcclRedOp_t op, const std::vector<const unsigned char*>& in, size_t count, unsigned char* out) {
   using U = std::make_unsigned_t<T>;
   const size_t n = in.size();
   for (size_t i = 0; i < count; ++i) {
@@ -128,8 +125,10 @@ void reduceIntegers(hetcclRedOp_t op, const std::vector<const unsigned char*>& i
       if (op == hetcclMax) best = std::max(best, v);
       if (op == hetcclMin) best = std::min(best, v);
       if (op == hetcclAvg) {  // avg inputs are small: the exact sum fits
-        if (std::is_signed<T>::value) signedSum += static_cast<int64_t>(v);
-        else unsignedSum += static_cast<uint64_t>(v);
+        if (std::is_signed<T>::value)
+          signedSum += static_cast<int64_t>(v);
+        else
+          unsignedSum += static_cast<uint64_t>(v);
       }
     }
     switch (op) {
@@ -143,8 +142,10 @@ void reduceIntegers(hetcclRedOp_t op, const std::vector<const unsigned char*>& i
       case hetcclMin: result = best; break;
       case hetcclAvg:
         // C division truncates toward zero, as the library's "sum, then divide once".
-        if (std::is_signed<T>::value) result = static_cast<T>(signedSum / static_cast<int64_t>(n));
-        else result = static_cast<T>(unsignedSum / static_cast<uint64_t>(n));
+        if (std::is_signed<T>::value)
+          result = static_cast<T>(signedSum / static_cast<int64_t>(n));
+        else
+          result = static_cast<T>(unsignedSum / static_cast<uint64_t>(n));
         break;
       default: throw std::logic_error("bad op");
     }
@@ -155,8 +156,8 @@ void reduceIntegers(hetcclRedOp_t op, const std::vector<const unsigned char*>& i
 // Floating types, seen through a conversion to and from float/double.  Sums and products are
 // exact in double for our inputs; the result is converted once.
 template <typename Storage, typename Compute>
-void reduceFloats(hetcclRedOp_t op, const std::vector<const unsigned char*>& in, size_t count,
-                  unsigned char* out, Compute (*toCompute)(Storage), Storage (*fromCompute)(Compute)) {
+void reduceFloats(hetcclRedOp_t op, const std::vector<const unsigned char*>& in, size_t count, unsigned char* out,
+                  Compute (*toCompute)(Storage), Storage (*fromCompute)(Compute)) {
   const size_t n = in.size();
   for (size_t i = 0; i < count; ++i) {
     double acc = op == hetcclProd ? 1.0 : 0.0;
@@ -247,8 +248,7 @@ const std::vector<TypeInfo>& allTypes() {
 const TypeInfo& typeInfo(hetcclDataType_t type) { return allTypes().at(static_cast<size_t>(type)); }
 
 const std::vector<hetcclRedOp_t>& allOps() {
-  static const std::vector<hetcclRedOp_t> ops = {hetcclSum, hetcclProd, hetcclMax, hetcclMin,
-                                                 hetcclAvg};
+  static const std::vector<hetcclRedOp_t> ops = {hetcclSum, hetcclProd, hetcclMax, hetcclMin, hetcclAvg};
   return ops;
 }
 
@@ -269,11 +269,11 @@ uint16_t floatToHalf(float value) {
   std::memcpy(&f, &value, sizeof f);
   const uint16_t sign = static_cast<uint16_t>((f >> 16) & 0x8000u);
   const uint32_t absBits = f & 0x7FFFFFFFu;
-  if (absBits > 0x7F800000u) return static_cast<uint16_t>(sign | 0x7E00u);  // NaN: quiet
+  if (absBits > 0x7F800000u) return static_cast<uint16_t>(sign | 0x7E00u);   // NaN: quiet
   if (absBits >= 0x477FF000u) return static_cast<uint16_t>(sign | 0x7C00u);  // rounds to inf
   const int exponent = static_cast<int>(absBits >> 23) - 127;
   uint32_t mantissa = (absBits & 0x7FFFFFu) | 0x800000u;  // 24 significant bits
-  int shift;                                               // bits to drop from the 24
+  int shift;                                              // bits to drop from the 24
   uint32_t halfExponentField;
   if (exponent >= -14) {
     shift = 13;
@@ -291,8 +291,10 @@ uint16_t floatToHalf(float value) {
   // For normals `kept` includes the implicit bit; adding the exponent field (minus that bit)
   // lets a carry out of the fraction bump the exponent, as rounding requires.
   uint32_t result;
-  if (halfExponentField > 0) result = ((halfExponentField - 1u) << 10) + kept;
-  else result = kept;  // a subnormal that rounds up to 0x400 becomes the smallest normal
+  if (halfExponentField > 0)
+    result = ((halfExponentField - 1u) << 10) + kept;
+  else
+    result = kept;  // a subnormal that rounds up to 0x400 becomes the smallest normal
   return static_cast<uint16_t>(sign | result);
 }
 
@@ -320,7 +322,7 @@ uint16_t floatToBfloat16(float value) {
   uint32_t f;
   std::memcpy(&f, &value, sizeof f);
   if ((f & 0x7FFFFFFFu) > 0x7F800000u) return static_cast<uint16_t>((f >> 16) | 0x40u);  // NaN
-  const uint32_t roundingBias = 0x7FFFu + ((f >> 16) & 1u);  // nearest, ties to even
+  const uint32_t roundingBias = 0x7FFFu + ((f >> 16) & 1u);                              // nearest, ties to even
   return static_cast<uint16_t>((f + roundingBias) >> 16);
 }
 
@@ -331,8 +333,7 @@ float bfloat16ToFloat(uint16_t bits) {
   return result;
 }
 
-Bytes makeInput(const TypeInfo& type, hetcclRedOp_t op, int nranks, int rank, size_t count,
-                uint64_t seed) {
+Bytes makeInput(const TypeInfo& type, hetcclRedOp_t op, int nranks, int rank, size_t count, uint64_t seed) {
   Bytes out(count * type.size);
   // Open MPI's vectorised MPI_SUM on 8-bit unsigned integers saturates instead of wrapping, so
   // only the wider unsigned types get arbitrary (wrapping) bits for sum and prod.
@@ -345,13 +346,18 @@ Bytes makeInput(const TypeInfo& type, hetcclRedOp_t op, int nranks, int rank, si
     const uint64_t h = elementHash(seed, rank, i);
     switch (op) {
       case hetcclSum:
-        if (unsignedInt) storeArbitraryBits(type, out.data(), i, h);
-        else if (!type.isSigned) storeSmallInteger(type, out.data(), i, static_cast<int64_t>(h % (range + 1)));
-        else storeSmallInteger(type, out.data(), i, static_cast<int64_t>(h % (2 * range + 1)) - range);
+        if (unsignedInt)
+          storeArbitraryBits(type, out.data(), i, h);
+        else if (!type.isSigned)
+          storeSmallInteger(type, out.data(), i, static_cast<int64_t>(h % (range + 1)));
+        else
+          storeSmallInteger(type, out.data(), i, static_cast<int64_t>(h % (2 * range + 1)) - range);
         break;
       case hetcclAvg:
-        if (!type.isSigned) storeSmallInteger(type, out.data(), i, static_cast<int64_t>(h % (range + 1)));
-        else storeSmallInteger(type, out.data(), i, static_cast<int64_t>(h % (2 * range + 1)) - range);
+        if (!type.isSigned)
+          storeSmallInteger(type, out.data(), i, static_cast<int64_t>(h % (range + 1)));
+        else
+          storeSmallInteger(type, out.data(), i, static_cast<int64_t>(h % (2 * range + 1)) - range);
         break;
       case hetcclProd: {
         if (unsignedInt) {
@@ -398,9 +404,7 @@ Bytes reduceDirect(const TypeInfo& type, hetcclRedOp_t op, const std::vector<con
     case hetcclFloat16: reduceFloats<uint16_t, float>(op, inputs, count, o, halfToFloat, floatToHalf); break;
     case hetcclFloat32: reduceFloats<float, float>(op, inputs, count, o, floatIdentity, floatIdentity); break;
     case hetcclFloat64: reduceFloats<double, double>(op, inputs, count, o, doubleIdentity, doubleIdentity); break;
-    case hetcclBfloat16:
-      reduceFloats<uint16_t, float>(op, inputs, count, o, bfloat16ToFloat, floatToBfloat16);
-      break;
+    case hetcclBfloat16: reduceFloats<uint16_t, float>(op, inputs, count, o, bfloat16ToFloat, floatToBfloat16); break;
     default: throw std::logic_error("bad type");
   }
   return out;
@@ -410,8 +414,7 @@ bool mpiCanReduce(const TypeInfo& type, hetcclRedOp_t op) {
   return type.mpiType != MPI_DATATYPE_NULL && op != hetcclAvg;
 }
 
-Bytes referenceAllReduce(const TypeInfo& type, hetcclRedOp_t op, const Bytes& input, size_t count,
-                         MPI_Comm comm) {
+Bytes referenceAllReduce(const TypeInfo& type, hetcclRedOp_t op, const Bytes& input, size_t count, MPI_Comm comm) {
   Bytes out(count * type.size);
   if (count == 0) return out;
   if (mpiCanReduce(type, op)) {
@@ -425,13 +428,12 @@ Bytes referenceAllReduce(const TypeInfo& type, hetcclRedOp_t op, const Bytes& in
   return reduceDirect(type, op, splitBlocks(all, n, bytes), count);
 }
 
-Bytes referenceReduceScatter(const TypeInfo& type, hetcclRedOp_t op, const Bytes& input,
-                             size_t recvcount, MPI_Comm comm) {
+Bytes referenceReduceScatter(const TypeInfo& type, hetcclRedOp_t op, const Bytes& input, size_t recvcount,
+                             MPI_Comm comm) {
   Bytes out(recvcount * type.size);
   if (recvcount == 0) return out;
   if (mpiCanReduce(type, op)) {
-    MPI_Reduce_scatter_block(input.data(), out.data(), mpiCount(recvcount), type.mpiType, mpiOp(op),
-                             comm);
+    MPI_Reduce_scatter_block(input.data(), out.data(), mpiCount(recvcount), type.mpiType, mpiOp(op), comm);
     return out;
   }
   // Every rank needs only its own segment from every rank: an all-to-all of the segments.
@@ -442,21 +444,20 @@ Bytes referenceReduceScatter(const TypeInfo& type, hetcclRedOp_t op, const Bytes
   return reduceDirect(type, op, splitBlocks(mine, n, bytes), recvcount);
 }
 
-Bytes referenceReduce(const TypeInfo& type, hetcclRedOp_t op, const Bytes& input, size_t count,
-                      int root, MPI_Comm comm) {
+Bytes referenceReduce(const TypeInfo& type, hetcclRedOp_t op, const Bytes& input, size_t count, int root,
+                      MPI_Comm comm) {
   const bool isRoot = commRank(comm) == root;
   Bytes out(isRoot ? count * type.size : 0);
   if (count == 0) return out;
   if (mpiCanReduce(type, op)) {
-    MPI_Reduce(input.data(), isRoot ? out.data() : nullptr, mpiCount(count), type.mpiType, mpiOp(op),
-               root, comm);
+    MPI_Reduce(input.data(), isRoot ? out.data() : nullptr, mpiCount(count), type.mpiType, mpiOp(op), root, comm);
     return out;
   }
   const int n = commSize(comm);
   const size_t bytes = count * type.size;
   Bytes all(isRoot ? bytes * static_cast<size_t>(n) : 0);
-  MPI_Gather(input.data(), mpiCount(bytes), MPI_BYTE, isRoot ? all.data() : nullptr, mpiCount(bytes),
-             MPI_BYTE, root, comm);
+  MPI_Gather(input.data(), mpiCount(bytes), MPI_BYTE, isRoot ? all.data() : nullptr, mpiCount(bytes), MPI_BYTE, root,
+             comm);
   if (!isRoot) return out;
   return reduceDirect(type, op, splitBlocks(all, n, bytes), count);
 }
@@ -469,8 +470,7 @@ Bytes referenceAllGather(const TypeInfo& type, const Bytes& input, size_t sendco
   return out;
 }
 
-Bytes referenceBroadcast(const TypeInfo& type, const Bytes& input, size_t count, int root,
-                         MPI_Comm comm) {
+Bytes referenceBroadcast(const TypeInfo& type, const Bytes& input, size_t count, int root, MPI_Comm comm) {
   Bytes out = input;
   out.resize(count * type.size);
   if (count == 0) return out;
@@ -481,8 +481,8 @@ Bytes referenceBroadcast(const TypeInfo& type, const Bytes& input, size_t count,
 Bytes referenceAlltoAll(const TypeInfo& type, const Bytes& input, size_t count, MPI_Comm comm) {
   Bytes out(input.size());
   if (count == 0) return out;
-  MPI_Alltoall(input.data(), mpiCount(count), elementMpiType(type), out.data(), mpiCount(count),
-               elementMpiType(type), comm);
+  MPI_Alltoall(input.data(), mpiCount(count), elementMpiType(type), out.data(), mpiCount(count), elementMpiType(type),
+               comm);
   return out;
 }
 
@@ -540,8 +540,7 @@ std::string describeMismatch(const TypeInfo& type, const Bytes& expected, const 
     const unsigned char* a = actual.data() + i * type.size;
     if (std::memcmp(e, a, type.size) == 0) continue;
     if (differing < 4) {
-      s << "\n    element " << i << ": expected " << formatElement(type, e) << ", got "
-        << formatElement(type, a);
+      s << "\n    element " << i << ": expected " << formatElement(type, e) << ", got " << formatElement(type, a);
     }
     ++differing;
   }

@@ -43,8 +43,7 @@ float bfloat16ToFloat(uint16_t bits);
 // `count` elements of rank `rank`'s input for an operation `op` over `nranks` ranks.  The values
 // keep the exact result order-independent (see reference.cpp).  `seed` varies the data between
 // calls so that a result left over from an earlier call cannot pass for a new one.
-Bytes makeInput(const TypeInfo& type, hetcclRedOp_t op, int nranks, int rank, size_t count,
-                uint64_t seed);
+Bytes makeInput(const TypeInfo& type, hetcclRedOp_t op, int nranks, int rank, size_t count, uint64_t seed);
 // Arbitrary bytes (different on every rank) to pre-fill output buffers with.
 Bytes makeGarbage(size_t bytes, int rank, uint64_t seed);
 
@@ -56,19 +55,17 @@ bool mpiCanReduce(const TypeInfo& type, hetcclRedOp_t op);
 
 // References on `comm` (every rank calls them; they are collective over comm).  The result is this
 // rank's expected output.  `input` holds this rank's send buffer contents.
-Bytes referenceAllReduce(const TypeInfo& type, hetcclRedOp_t op, const Bytes& input, size_t count,
-                         MPI_Comm comm);
+Bytes referenceAllReduce(const TypeInfo& type, hetcclRedOp_t op, const Bytes& input, size_t count, MPI_Comm comm);
 // input: nranks * recvcount elements; result: recvcount elements.
-Bytes referenceReduceScatter(const TypeInfo& type, hetcclRedOp_t op, const Bytes& input,
-                             size_t recvcount, MPI_Comm comm);
+Bytes referenceReduceScatter(const TypeInfo& type, hetcclRedOp_t op, const Bytes& input, size_t recvcount,
+                             MPI_Comm comm);
 // Result meaningful on root only (empty elsewhere).
-Bytes referenceReduce(const TypeInfo& type, hetcclRedOp_t op, const Bytes& input, size_t count,
-                      int root, MPI_Comm comm);
+Bytes referenceReduce(const TypeInfo& type, hetcclRedOp_t op, const Bytes& input, size_t count, int root,
+                      MPI_Comm comm);
 // input: sendcount elements; result: nranks * sendcount elements.
 Bytes referenceAllGather(const TypeInfo& type, const Bytes& input, size_t sendcount, MPI_Comm comm);
 // input: count elements (only root's matter).
-Bytes referenceBroadcast(const TypeInfo& type, const Bytes& input, size_t count, int root,
-                         MPI_Comm comm);
+Bytes referenceBroadcast(const TypeInfo& type, const Bytes& input, size_t count, int root, MPI_Comm comm);
 // input: nranks * count elements, block j for rank j; result: block i from rank i.
 Bytes referenceAlltoAll(const TypeInfo& type, const Bytes& input, size_t count, MPI_Comm comm);
 

@@ -21,15 +21,15 @@ TEST(ReferenceSelfCheck, HalfConversionKnownValues) {
   EXPECT_EQ(floatToHalf(1.0f), 0x3C00);
   EXPECT_EQ(floatToHalf(-2.0f), 0xC000);
   EXPECT_EQ(floatToHalf(65504.0f), 0x7BFF);
-  EXPECT_EQ(floatToHalf(65519.0f), 0x7BFF);                    // below the rounding point
-  EXPECT_EQ(floatToHalf(65520.0f), 0x7C00);                    // ties to even: infinity
-  EXPECT_EQ(floatToHalf(1.0f + 1.0f / 2048), 0x3C00);          // tie, even stays
-  EXPECT_EQ(floatToHalf(1.0f + 3.0f / 2048), 0x3C02);          // tie, odd rounds up
+  EXPECT_EQ(floatToHalf(65519.0f), 0x7BFF);                           // below the rounding point
+  EXPECT_EQ(floatToHalf(65520.0f), 0x7C00);                           // ties to even: infinity
+  EXPECT_EQ(floatToHalf(1.0f + 1.0f / 2048), 0x3C00);                 // tie, even stays
+  EXPECT_EQ(floatToHalf(1.0f + 3.0f / 2048), 0x3C02);                 // tie, odd rounds up
   EXPECT_EQ(floatToHalf(1.0f + 1.0f / 2048 + 1.0f / 65536), 0x3C01);  // above the tie
-  EXPECT_EQ(floatToHalf(std::ldexp(1.0f, -24)), 0x0001);       // smallest subnormal
-  EXPECT_EQ(floatToHalf(std::ldexp(1.0f, -25)), 0x0000);       // tie with zero: even
+  EXPECT_EQ(floatToHalf(std::ldexp(1.0f, -24)), 0x0001);              // smallest subnormal
+  EXPECT_EQ(floatToHalf(std::ldexp(1.0f, -25)), 0x0000);              // tie with zero: even
   EXPECT_EQ(floatToHalf(std::ldexp(1.5f, -25)), 0x0001);
-  EXPECT_EQ(floatToHalf(std::ldexp(1023.5f, -24)), 0x0400);   // rounds up into the normals
+  EXPECT_EQ(floatToHalf(std::ldexp(1023.5f, -24)), 0x0400);  // rounds up into the normals
   EXPECT_EQ(floatToHalf(-0.0f), 0x8000);
   EXPECT_EQ(floatToHalf(fromBits(0x7F800000u)), 0x7C00);
   EXPECT_EQ(floatToHalf(0.1f), 0x2E66);
@@ -48,8 +48,8 @@ TEST(ReferenceSelfCheck, HalfRoundTripsEveryFiniteValue) {
 
 TEST(ReferenceSelfCheck, Bfloat16ConversionKnownValues) {
   EXPECT_EQ(floatToBfloat16(1.0f), 0x3F80);
-  EXPECT_EQ(floatToBfloat16(1.0f + 1.0f / 256), 0x3F80);      // tie, even stays
-  EXPECT_EQ(floatToBfloat16(1.0f + 3.0f / 256), 0x3F82);      // tie, odd rounds up
+  EXPECT_EQ(floatToBfloat16(1.0f + 1.0f / 256), 0x3F80);  // tie, even stays
+  EXPECT_EQ(floatToBfloat16(1.0f + 3.0f / 256), 0x3F82);  // tie, odd rounds up
   EXPECT_EQ(floatToBfloat16(1.0f + 1.0f / 256 + 1.0f / 65536), 0x3F81);
   EXPECT_EQ(floatToBfloat16(-3.0f), 0xC040);
   EXPECT_EQ(floatToBfloat16(1.0f / 3), 0x3EAB);
@@ -70,8 +70,8 @@ TEST(ReferenceSelfCheck, DirectReductionAgreesWithMpi) {
       const Bytes input = makeInput(t, op, n, w.rank(), count, nextSeed());
       const Bytes viaMpi = referenceAllReduce(t, op, input, count, w.mpi);
       Bytes all(input.size() * static_cast<size_t>(n));
-      MPI_Allgather(input.data(), static_cast<int>(input.size()), MPI_BYTE, all.data(),
-                    static_cast<int>(input.size()), MPI_BYTE, w.mpi);
+      MPI_Allgather(input.data(), static_cast<int>(input.size()), MPI_BYTE, all.data(), static_cast<int>(input.size()),
+                    MPI_BYTE, w.mpi);
       std::vector<const unsigned char*> blocks;
       for (int r = 0; r < n; ++r) blocks.push_back(all.data() + static_cast<size_t>(r) * input.size());
       expectSameBits(t, viaMpi, reduceDirect(t, op, blocks, count),

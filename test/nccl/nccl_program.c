@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define COUNT 1031        /* odd, so no collective splits evenly into chunks */
+#define COUNT 1031 /* odd, so no collective splits evenly into chunks */
 #define ALLTOALL_COUNT 257
 
 static int g_rank, g_nranks, g_passed, g_failed;
@@ -31,22 +31,22 @@ static void check(int ok, const char* what) {
 }
 
 /* A call that must succeed; counted as a check. */
-#define NCCL_MUST(call)                                                                  \
-  do {                                                                                   \
-    ncclResult_t must_result_ = (call);                                                  \
-    if (must_result_ != ncclSuccess)                                                     \
-      fprintf(stderr, "rank %d: %s returned %s: %s\n", g_rank, #call,                   \
-              ncclGetErrorString(must_result_), ncclGetLastError(NULL));                 \
-    check(must_result_ == ncclSuccess, #call);                                           \
+#define NCCL_MUST(call)                                                                                 \
+  do {                                                                                                  \
+    ncclResult_t must_result_ = (call);                                                                 \
+    if (must_result_ != ncclSuccess)                                                                    \
+      fprintf(stderr, "rank %d: %s returned %s: %s\n", g_rank, #call, ncclGetErrorString(must_result_), \
+              ncclGetLastError(NULL));                                                                  \
+    check(must_result_ == ncclSuccess, #call);                                                          \
   } while (0)
 
-static int same(const void* actual, const void* expected, size_t bytes) {
-  return memcmp(actual, expected, bytes) == 0;
-}
+static int same(const void* actual, const void* expected, size_t bytes) { return memcmp(actual, expected, bytes) == 0; }
 
 static void test_allreduce(ncclComm_t comm, void* send, void* recv, void* expected) {
   const int n = g_nranks;
-  float* fs = send; float* fr = recv; float* fe = expected;
+  float* fs = send;
+  float* fr = recv;
+  float* fe = expected;
   for (size_t i = 0; i < COUNT; ++i) {
     fs[i] = (float)(g_rank + 1 + (int)(i % 7));
     fe[i] = (float)(n * (n + 1) / 2 + n * (int)(i % 7));
@@ -54,7 +54,8 @@ static void test_allreduce(ncclComm_t comm, void* send, void* recv, void* expect
   NCCL_MUST(ncclAllReduce(send, recv, COUNT, ncclFloat, ncclSum, comm, NULL));
   check(same(fr, fe, COUNT * sizeof(float)), "allreduce float sum (out of place)");
 
-  int32_t* is = send; int32_t* ie = expected;
+  int32_t* is = send;
+  int32_t* ie = expected;
   for (size_t i = 0; i < COUNT; ++i) {
     is[i] = g_rank * 1000 + (int32_t)i;
     ie[i] = 1000 * (n * (n - 1) / 2) + n * (int32_t)i;
@@ -65,7 +66,9 @@ static void test_allreduce(ncclComm_t comm, void* send, void* recv, void* expect
 
 static void test_broadcast_and_reduce(ncclComm_t comm, void* send, void* recv, void* expected) {
   const int n = g_nranks, last = n - 1;
-  float* fs = send; float* fr = recv; float* fe = expected;
+  float* fs = send;
+  float* fr = recv;
+  float* fe = expected;
   for (size_t i = 0; i < COUNT; ++i) {
     fs[i] = g_rank == last ? (float)i * 0.5f : -1.0f;
     fr[i] = -2.0f;
@@ -74,7 +77,8 @@ static void test_broadcast_and_reduce(ncclComm_t comm, void* send, void* recv, v
   NCCL_MUST(ncclBroadcast(send, recv, COUNT, ncclFloat, last, comm, NULL));
   check(same(fr, fe, COUNT * sizeof(float)), "broadcast float from the last rank");
 
-  int64_t* ls = send; int64_t* le = expected;
+  int64_t* ls = send;
+  int64_t* le = expected;
   for (size_t i = 0; i < COUNT; ++i) {
     ls[i] = g_rank == 0 ? (int64_t)i * 3 + 7 : -1;
     le[i] = (int64_t)i * 3 + 7;
@@ -83,7 +87,9 @@ static void test_broadcast_and_reduce(ncclComm_t comm, void* send, void* recv, v
   check(same(ls, le, COUNT * sizeof(int64_t)), "bcast int64 from rank 0 (in place)");
 
   const int root = n > 1 ? 1 : 0;
-  int32_t* is = send; int32_t* ir = recv; int32_t* ie = expected;
+  int32_t* is = send;
+  int32_t* ir = recv;
+  int32_t* ie = expected;
   for (size_t i = 0; i < COUNT; ++i) {
     is[i] = (g_rank + 1) * (int32_t)(i % 11);
     ie[i] = (n * (n + 1) / 2) * (int32_t)(i % 11);
@@ -92,27 +98,31 @@ static void test_broadcast_and_reduce(ncclComm_t comm, void* send, void* recv, v
   if (g_rank == root) check(same(ir, ie, COUNT * sizeof(int32_t)), "reduce int32 sum to rank 1");
 }
 
-static void test_allgather_and_reducescatter(ncclComm_t comm, void* send, void* recv,
-                                             void* expected) {
+static void test_allgather_and_reducescatter(ncclComm_t comm, void* send, void* recv, void* expected) {
   const int n = g_nranks;
-  int32_t* is = send; int32_t* ir = recv; int32_t* ie = expected;
+  int32_t* is = send;
+  int32_t* ir = recv;
+  int32_t* ie = expected;
   for (size_t i = 0; i < COUNT; ++i) is[i] = g_rank * 100000 + (int32_t)i;
   for (int r = 0; r < n; ++r)
     for (size_t i = 0; i < COUNT; ++i) ie[(size_t)r * COUNT + i] = r * 100000 + (int32_t)i;
   NCCL_MUST(ncclAllGather(send, recv, COUNT, ncclInt32, comm, NULL));
   check(same(ir, ie, (size_t)n * COUNT * sizeof(int32_t)), "allgather int32");
 
-  float* fs = send; float* fr = recv; float* fe = expected;
+  float* fs = send;
+  float* fr = recv;
+  float* fe = expected;
   for (size_t j = 0; j < (size_t)n * COUNT; ++j) fs[j] = (float)((g_rank + 1) * (int)(j % 5));
-  for (size_t i = 0; i < COUNT; ++i)
-    fe[i] = (float)((n * (n + 1) / 2) * (int)(((size_t)g_rank * COUNT + i) % 5));
+  for (size_t i = 0; i < COUNT; ++i) fe[i] = (float)((n * (n + 1) / 2) * (int)(((size_t)g_rank * COUNT + i) % 5));
   NCCL_MUST(ncclReduceScatter(send, recv, COUNT, ncclFloat, ncclSum, comm, NULL));
   check(same(fr, fe, COUNT * sizeof(float)), "reducescatter float sum");
 }
 
 static void test_alltoall_gather_scatter(ncclComm_t comm, void* send, void* recv, void* expected) {
   const int n = g_nranks;
-  int32_t* is = send; int32_t* ir = recv; int32_t* ie = expected;
+  int32_t* is = send;
+  int32_t* ir = recv;
+  int32_t* ie = expected;
   for (int p = 0; p < n; ++p)
     for (size_t i = 0; i < ALLTOALL_COUNT; ++i) {
       is[(size_t)p * ALLTOALL_COUNT + i] = g_rank * 1000000 + p * 1000 + (int32_t)i;
@@ -137,7 +147,9 @@ static void test_alltoall_gather_scatter(ncclComm_t comm, void* send, void* recv
 /* Each rank sends to the next and receives from the previous, in one group. */
 static void test_send_recv_ring(ncclComm_t comm, void* send, void* recv, void* expected) {
   const int n = g_nranks, next = (g_rank + 1) % n, prev = (g_rank + n - 1) % n;
-  double* ds = send; double* dr = recv; double* de = expected;
+  double* ds = send;
+  double* dr = recv;
+  double* de = expected;
   for (size_t i = 0; i < COUNT; ++i) {
     ds[i] = (double)(g_rank * 7) + (double)i;
     de[i] = (double)(prev * 7) + (double)i;
@@ -214,8 +226,7 @@ int main(int argc, char** argv) {
 
   int totals[2] = {g_passed, g_failed};
   MPI_Allreduce(MPI_IN_PLACE, totals, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  if (g_rank == 0)
-    printf("nccl_program on %d ranks: %d passed, %d failed\n", g_nranks, totals[0], totals[1]);
+  if (g_rank == 0) printf("nccl_program on %d ranks: %d passed, %d failed\n", g_nranks, totals[0], totals[1]);
   MPI_Finalize();
   return totals[1] == 0 ? 0 : 1;
 }

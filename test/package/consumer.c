@@ -15,10 +15,8 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (hetcclGetVersion(&version) != hetcclSuccess ||
-      hetcclCommInitMPI(&comm, MPI_COMM_WORLD, NULL) != hetcclSuccess ||
-      hetcclMemAlloc(&send, sizeof host) != hetcclSuccess ||
-      hetcclMemAlloc(&recv, sizeof host) != hetcclSuccess) {
+  if (hetcclGetVersion(&version) != hetcclSuccess || hetcclCommInitMPI(&comm, MPI_COMM_WORLD, NULL) != hetcclSuccess ||
+      hetcclMemAlloc(&send, sizeof host) != hetcclSuccess || hetcclMemAlloc(&recv, sizeof host) != hetcclSuccess) {
     fprintf(stderr, "rank %d: set-up failed: %s\n", rank, hetcclGetLastError(comm));
     MPI_Abort(MPI_COMM_WORLD, 1);
   }

@@ -17,10 +17,8 @@ namespace {
 constexpr int kLong = kLongOnlyKey;
 
 const std::vector<Flag> kFlags{
-    {'b', "minbytes", "SIZE", "smallest size"},
-    {'e', "maxbytes", "SIZE", "largest size\nsecond line"},
-    {kLong, "algo", "LIST", "algorithms"},
-    {kLong + 1, "json", nullptr, "JSON"},
+    {'b', "minbytes", "SIZE", "smallest size"}, {'e', "maxbytes", "SIZE", "largest size\nsecond line"},
+    {kLong, "algo", "LIST", "algorithms"},      {kLong + 1, "json", nullptr, "JSON"},
     {'h', "help", nullptr, "this text"},
 };
 
@@ -38,13 +36,19 @@ Parsed parse(std::vector<const char*> words) {
 }
 
 TEST(AppsCommandLine, EveryFormInOrder) {
-  const Parsed p = parse({"first", "-b8", "-e", "1M", "--maxbytes=2M", "--algo", "ring", "--json",
-                          "second", "--max", "3M", "--", "-b", "--json"});
+  const Parsed p = parse({"first", "-b8", "-e", "1M", "--maxbytes=2M", "--algo", "ring", "--json", "second", "--max",
+                          "3M", "--", "-b", "--json"});
   ASSERT_TRUE(p.ok) << p.error;
-  const std::vector<std::pair<int, std::string>> expected{
-      {Argument::kOperand, "first"}, {'b', "8"}, {'e', "1M"}, {'e', "2M"}, {kLong, "ring"},
-      {kLong + 1, ""}, {Argument::kOperand, "second"}, {'e', "3M"},
-      {Argument::kOperand, "-b"}, {Argument::kOperand, "--json"}};  // after "--": operands
+  const std::vector<std::pair<int, std::string>> expected{{Argument::kOperand, "first"},
+                                                          {'b', "8"},
+                                                          {'e', "1M"},
+                                                          {'e', "2M"},
+                                                          {kLong, "ring"},
+                                                          {kLong + 1, ""},
+                                                          {Argument::kOperand, "second"},
+                                                          {'e', "3M"},
+                                                          {Argument::kOperand, "-b"},
+                                                          {Argument::kOperand, "--json"}};  // after "--": operands
   ASSERT_EQ(p.arguments.size(), expected.size());
   for (size_t i = 0; i < expected.size(); ++i) {
     EXPECT_EQ(p.arguments[i].key, expected[i].first) << i;

@@ -59,7 +59,10 @@ TEST(HostStream, EventCompletesOnceEverythingBeforeItHasRun) {
   EXPECT_TRUE(atStart->query());  // nothing enqueued before it
   Gate gate;
   std::atomic<bool> ran{false};
-  stream.enqueue([&] { gate.wait(); ran = true; });
+  stream.enqueue([&] {
+    gate.wait();
+    ran = true;
+  });
   auto afterTask = stream.recordEvent();
   pause();
   EXPECT_FALSE(afterTask->query());
@@ -86,7 +89,10 @@ TEST(HostStream, WaitEventHoldsBackLaterTasksOfAnotherStream) {
   Gate gate;
   std::atomic<int> produced{0};
   int seenByConsumer = -1;
-  producer.enqueue([&] { gate.wait(); produced = 42; });
+  producer.enqueue([&] {
+    gate.wait();
+    produced = 42;
+  });
   {
     auto event = producer.recordEvent();
     consumer.waitEvent(*event);
@@ -174,8 +180,10 @@ TEST(HostDevice, StreamWaitEventOrdersWorkAcrossStreams) {
   std::unique_ptr<DeviceEvent> copied;
   ASSERT_TRUE(device->recordEvent(producer, &copied).isOk());
   ASSERT_TRUE(device->streamWaitEvent(consumer, *copied).isOk());
-  ASSERT_TRUE(device->reduceAsync(result.data(), staged.data(), staged.data(), count,
-                                  ElementType::Int32, ReduceOp::Sum, consumer).isOk());
+  ASSERT_TRUE(
+      device
+          ->reduceAsync(result.data(), staged.data(), staged.data(), count, ElementType::Int32, ReduceOp::Sum, consumer)
+          .isOk());
   ASSERT_TRUE(device->synchronizeStream(consumer).isOk());
   EXPECT_TRUE(copied->query());
   for (size_t i = 0; i < count; ++i) ASSERT_EQ(result[i], 6) << i;
@@ -198,8 +206,9 @@ TEST(HostDevice, OperationsOnOneStreamRunInOrder) {
   for (size_t i = 0; i < source.size(); ++i) source[i] = int64_t(i) - 500;
   // copy, double it, halve it: only in this order is the result the source again.
   ASSERT_TRUE(device->copyAsync(work.data(), source.data(), 8000, nullptr).isOk());
-  ASSERT_TRUE(device->reduceAsync(work.data(), work.data(), work.data(), 1000,
-                                  ElementType::Int64, ReduceOp::Avg, nullptr).isOk());
+  ASSERT_TRUE(
+      device->reduceAsync(work.data(), work.data(), work.data(), 1000, ElementType::Int64, ReduceOp::Avg, nullptr)
+          .isOk());
   ASSERT_TRUE(device->divideAsync(work.data(), 1000, ElementType::Int64, 2, nullptr).isOk());
   ASSERT_TRUE(device->synchronizeStream(nullptr).isOk());
   EXPECT_EQ(work, source);
@@ -217,11 +226,9 @@ TEST(HostDevice, CopyHandlesOverlapAndSelfCopy) {
 
 // ---- HostDevice: reductions ----------------------------------------------------------------
 constexpr ElementType kAllTypes[] = {
-    ElementType::Int8, ElementType::Uint8, ElementType::Int32, ElementType::Uint32,
-    ElementType::Int64, ElementType::Uint64, ElementType::Float16, ElementType::Float32,
-    ElementType::Float64, ElementType::Bfloat16};
-constexpr ReduceOp kAllOps[] = {ReduceOp::Sum, ReduceOp::Prod, ReduceOp::Max, ReduceOp::Min,
-                                ReduceOp::Avg};
+    ElementType::Int8,   ElementType::Uint8,   ElementType::Int32,   ElementType::Uint32,  ElementType::Int64,
+    ElementType::Uint64, ElementType::Float16, ElementType::Float32, ElementType::Float64, ElementType::Bfloat16};
+constexpr ReduceOp kAllOps[] = {ReduceOp::Sum, ReduceOp::Prod, ReduceOp::Max, ReduceOp::Min, ReduceOp::Avg};
 
 // NaN payloads may legitimately differ between a vectorized and a scalar evaluation (which
 // operand's NaN survives), so NaNs compare equal to each other.
@@ -236,8 +243,8 @@ bool isNaNElement(ElementType type, const uint8_t* element) {
     default: return false;
   }
 }
-void expectSameElements(ElementType type, const std::vector<uint8_t>& got,
-                        const std::vector<uint8_t>& want, const char* what) {
+void expectSameElements(ElementType type, const std::vector<uint8_t>& got, const std::vector<uint8_t>& want,
+                        const char* what) {
   const size_t size = elementSize(type);
   for (size_t offset = 0; offset < got.size(); offset += size) {
     if (isNaNElement(type, &want[offset]) && isNaNElement(type, &got[offset])) continue;
@@ -246,7 +253,8 @@ void expectSameElements(ElementType type, const std::vector<uint8_t>& got,
   }
 }
 
-template <class T, class Op> void referenceLoop(void* dst, const void* a, const void* b, size_t n) {
+template <class T, class Op>
+void referenceLoop(void* dst, const void* a, const void* b, size_t n) {
   for (size_t i = 0; i < n; ++i) {
     T x, y;
     std::memcpy(&x, static_cast<const T*>(a) + i, sizeof(T));
@@ -255,17 +263,17 @@ template <class T, class Op> void referenceLoop(void* dst, const void* a, const 
     std::memcpy(static_cast<T*>(dst) + i, &z, sizeof(T));
   }
 }
-template <class T> void referenceReduce(void* dst, const void* a, const void* b, size_t n,
-                                        ReduceOp op) {
+template <class T>
+void referenceReduce(void* dst, const void* a, const void* b, size_t n, ReduceOp op) {
   switch (op) {
-    case ReduceOp::Sum: case ReduceOp::Avg: return referenceLoop<T, SumOp<T>>(dst, a, b, n);
+    case ReduceOp::Sum:
+    case ReduceOp::Avg: return referenceLoop<T, SumOp<T>>(dst, a, b, n);
     case ReduceOp::Prod: return referenceLoop<T, ProdOp<T>>(dst, a, b, n);
     case ReduceOp::Max: return referenceLoop<T, MaxOp<T>>(dst, a, b, n);
     case ReduceOp::Min: return referenceLoop<T, MinOp<T>>(dst, a, b, n);
   }
 }
-void referenceReduce(void* dst, const void* a, const void* b, size_t n, ElementType type,
-                     ReduceOp op) {
+void referenceReduce(void* dst, const void* a, const void* b, size_t n, ElementType type, ReduceOp op) {
   switch (type) {
     case ElementType::Int8: return referenceReduce<int8_t>(dst, a, b, n, op);
     case ElementType::Uint8: return referenceReduce<uint8_t>(dst, a, b, n, op);
@@ -301,14 +309,10 @@ TEST(HostDevice, ReduceMatchesFunctorsForEveryTypeOpAndAliasing) {
       referenceReduce(wantSelf.data(), a.data(), a.data(), count, type, op);
 
       std::vector<uint8_t> distinct(bytes), intoA = a, intoB = b, self = a;
-      ASSERT_TRUE(device->reduceAsync(distinct.data(), a.data(), b.data(), count, type, op,
-                                      nullptr).isOk());
-      ASSERT_TRUE(device->reduceAsync(intoA.data(), intoA.data(), b.data(), count, type, op,
-                                      nullptr).isOk());
-      ASSERT_TRUE(device->reduceAsync(intoB.data(), a.data(), intoB.data(), count, type, op,
-                                      nullptr).isOk());
-      ASSERT_TRUE(device->reduceAsync(self.data(), self.data(), self.data(), count, type, op,
-                                      nullptr).isOk());
+      ASSERT_TRUE(device->reduceAsync(distinct.data(), a.data(), b.data(), count, type, op, nullptr).isOk());
+      ASSERT_TRUE(device->reduceAsync(intoA.data(), intoA.data(), b.data(), count, type, op, nullptr).isOk());
+      ASSERT_TRUE(device->reduceAsync(intoB.data(), a.data(), intoB.data(), count, type, op, nullptr).isOk());
+      ASSERT_TRUE(device->reduceAsync(self.data(), self.data(), self.data(), count, type, op, nullptr).isOk());
       ASSERT_TRUE(device->synchronizeStream(nullptr).isOk());
       expectSameElements(type, distinct, want, "distinct");
       expectSameElements(type, intoA, want, "dst == a");
@@ -318,7 +322,8 @@ TEST(HostDevice, ReduceMatchesFunctorsForEveryTypeOpAndAliasing) {
   }
 }
 
-template <class T> void referenceDivide(std::vector<uint8_t>& bytes, uint64_t divisor) {
+template <class T>
+void referenceDivide(std::vector<uint8_t>& bytes, uint64_t divisor) {
   for (size_t offset = 0; offset < bytes.size(); offset += sizeof(T)) {
     T x;
     std::memcpy(&x, &bytes[offset], sizeof(T));
@@ -367,18 +372,17 @@ TEST(HostDevice, InvalidArgumentsAreRejectedAndDoNothing) {
   EXPECT_TRUE(invalid(device->reduceAsync(nullptr, a.data(), b.data(), 16, f32, sum, nullptr)));
   EXPECT_TRUE(invalid(device->reduceAsync(dst.data(), nullptr, b.data(), 16, f32, sum, nullptr)));
   EXPECT_TRUE(invalid(device->reduceAsync(dst.data(), a.data(), nullptr, 16, f32, sum, nullptr)));
-  EXPECT_TRUE(invalid(device->reduceAsync(dst.data(), a.data(), b.data(), 16,
-                                          static_cast<ElementType>(42), ReduceOp::Sum, nullptr)));
-  EXPECT_TRUE(invalid(device->reduceAsync(dst.data(), a.data(), b.data(), 16, f32,
-                                          static_cast<ReduceOp>(-1), nullptr)));
-  EXPECT_TRUE(invalid(device->reduceAsync(a.data() + 1, a.data(), b.data(), 8, f32,
-                                          ReduceOp::Sum, nullptr)));  // partial overlap
-  EXPECT_TRUE(invalid(device->reduceAsync(dst.data(), a.data(), b.data(), SIZE_MAX / 2, f32,
-                                          ReduceOp::Sum, nullptr)));  // byte count overflows
+  EXPECT_TRUE(invalid(
+      device->reduceAsync(dst.data(), a.data(), b.data(), 16, static_cast<ElementType>(42), ReduceOp::Sum, nullptr)));
+  EXPECT_TRUE(
+      invalid(device->reduceAsync(dst.data(), a.data(), b.data(), 16, f32, static_cast<ReduceOp>(-1), nullptr)));
+  EXPECT_TRUE(invalid(
+      device->reduceAsync(a.data() + 1, a.data(), b.data(), 8, f32, ReduceOp::Sum, nullptr)));  // partial overlap
+  EXPECT_TRUE(invalid(device->reduceAsync(dst.data(), a.data(), b.data(), SIZE_MAX / 2, f32, ReduceOp::Sum,
+                                          nullptr)));  // byte count overflows
   EXPECT_TRUE(invalid(device->divideAsync(dst.data(), 16, f32, 0, nullptr)));
   EXPECT_TRUE(invalid(device->divideAsync(nullptr, 16, f32, 2, nullptr)));
-  EXPECT_TRUE(invalid(
-      device->divideAsync(dst.data(), 16, static_cast<ElementType>(10), 2, nullptr)));
+  EXPECT_TRUE(invalid(device->divideAsync(dst.data(), 16, static_cast<ElementType>(10), 2, nullptr)));
   EXPECT_TRUE(invalid(device->copyAsync(nullptr, a.data(), 4, nullptr)));
   EXPECT_TRUE(invalid(device->copyAsync(dst.data(), nullptr, 4, nullptr)));
   // Nothing to do is not an error, whatever the pointers.
@@ -400,20 +404,19 @@ TEST(HostDevice, DestroyingTheDeviceFinishesPendingWork) {
     ASSERT_TRUE(device->createStream(&stream).isOk());
     void* leaked = nullptr;  // freed by the device's destructor
     ASSERT_TRUE(device->allocate(&leaked, 1024).isOk());
-    ASSERT_TRUE(device->reduceAsync(result.data(), a.data(), a.data(), a.size(),
-                                    ElementType::Int32, ReduceOp::Sum, stream).isOk());
+    ASSERT_TRUE(
+        device->reduceAsync(result.data(), a.data(), a.data(), a.size(), ElementType::Int32, ReduceOp::Sum, stream)
+            .isOk());
   }
   EXPECT_EQ(result.back(), 2);
 }
 
 TEST(ElementNames, MatchNcclTests) {
-  const char* typeNames[] = {"int8", "uint8", "int32", "uint32", "int64",
-                             "uint64", "half", "float", "double", "bfloat16"};
-  for (int t = 0; t < kElementTypeCount; ++t)
-    EXPECT_STREQ(elementTypeName(static_cast<ElementType>(t)), typeNames[t]);
+  const char* typeNames[] = {"int8",   "uint8", "int32", "uint32", "int64",
+                             "uint64", "half",  "float", "double", "bfloat16"};
+  for (int t = 0; t < kElementTypeCount; ++t) EXPECT_STREQ(elementTypeName(static_cast<ElementType>(t)), typeNames[t]);
   const char* opNames[] = {"sum", "prod", "max", "min", "avg"};
-  for (int op = 0; op < kReduceOpCount; ++op)
-    EXPECT_STREQ(reduceOpName(static_cast<ReduceOp>(op)), opNames[op]);
+  for (int op = 0; op < kReduceOpCount; ++op) EXPECT_STREQ(reduceOpName(static_cast<ReduceOp>(op)), opNames[op]);
   EXPECT_STREQ(deviceKindName(DeviceKind::Cuda), "cuda");
   EXPECT_STREQ(deviceKindName(DeviceKind::Hip), "hip");
   EXPECT_STREQ(elementTypeName(static_cast<ElementType>(99)), "unknown");

@@ -36,7 +36,7 @@ const size_t kCounts[] = {0, 1, 2, 5, 16, 37};
 
 TEST(IslandPlans, EveryAlgorithmCollectiveAndLayoutVerifies) {
   const Collective collectives[] = {Collective::AllReduce, Collective::ReduceScatter, Collective::AllGather,
-                                    Collective::Broadcast, Collective::Reduce, Collective::AlltoAll};
+                                    Collective::Broadcast, Collective::Reduce,        Collective::AlltoAll};
   int verified = 0;
   for (int p = 1; p <= 16; ++p)
     for (const auto& ids : layoutsFor(p)) {
@@ -54,14 +54,16 @@ TEST(IslandPlans, EveryAlgorithmCollectiveAndLayoutVerifies) {
                   if (root != 0 && collective != Collective::Broadcast && collective != Collective::Reduce) continue;
                   PlanRequest request{collective, count, p, root, inPlace, average, &topology};
                   auto builder = [algorithm](const PlanRequest& r, int rank) { return buildPlan(algorithm, r, rank); };
-                  for (VerifyOptions mode : {VerifyOptions{0, false}, VerifyOptions{2, false}, VerifyOptions{2, true}}) {
+                  for (VerifyOptions mode :
+                       {VerifyOptions{0, false}, VerifyOptions{2, false}, VerifyOptions{2, true}}) {
                     if (mode.chunkElements && p > 8 && count > 16) continue;  // slow; small p covers it
                     VerifyResult result = verifyPlan(request, builder, mode);
-                    ASSERT_TRUE(result.ok) << algorithmName(algorithm) << " " << collectiveName(collective) << " on "
-                                           << topology.describe() << " (p=" << p << ") count " << count << " root "
-                                           << root << (inPlace ? " in-place" : "") << (average ? " avg" : "")
-                                           << " chunk " << mode.chunkElements << (mode.reversePipelines ? " reversed" : "")
-                                           << "\n" << result.error;
+                    ASSERT_TRUE(result.ok)
+                        << algorithmName(algorithm) << " " << collectiveName(collective) << " on "
+                        << topology.describe() << " (p=" << p << ") count " << count << " root " << root
+                        << (inPlace ? " in-place" : "") << (average ? " avg" : "") << " chunk " << mode.chunkElements
+                        << (mode.reversePipelines ? " reversed" : "") << "\n"
+                        << result.error;
                     ++verified;
                   }
                 }
@@ -94,7 +96,8 @@ TEST(IslandPlans, HierarchicalAllReduceSendsOnlyItsShardAcrossIslands) {
       size_t crossing = 0;
       for (const Step& step : plan.steps)
         for (const Op& op : step.ops)
-          if (op.kind == OpKind::Send && topology.islandOf[op.peer] != topology.islandOf[rank]) crossing += op.src.count;
+          if (op.kind == OpKind::Send && topology.islandOf[op.peer] != topology.islandOf[rank])
+            crossing += op.src.count;
       // 2 islands: send half of the 200-element shard, then the finished half back.
       EXPECT_EQ(crossing, n / 4 / 2 * 2) << algorithmName(algorithm) << " rank " << rank;
     }

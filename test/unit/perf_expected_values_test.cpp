@@ -24,7 +24,7 @@ TEST(PerfSmallFloats, HalfRoundsToNearestEven) {
   EXPECT_EQ(floatToHalfBits(1.0f / 3.0f), 0x3555);
   EXPECT_EQ(floatToHalfBits(1.0f + std::ldexp(1.0f, -11)), 0x3C00);      // tie, to even
   EXPECT_EQ(floatToHalfBits(1.0f + 3 * std::ldexp(1.0f, -11)), 0x3C02);  // tie, to even (up)
-  EXPECT_EQ(floatToHalfBits(65504.0f), 0x7BFF);  // largest finite
+  EXPECT_EQ(floatToHalfBits(65504.0f), 0x7BFF);                          // largest finite
   EXPECT_EQ(floatToHalfBits(65519.0f), 0x7BFF);
   EXPECT_EQ(floatToHalfBits(65520.0f), 0x7C00);  // halfway to 2^16: rounds to infinity
   EXPECT_EQ(floatToHalfBits(INFINITY), 0x7C00);
@@ -83,8 +83,8 @@ TEST(PerfExpectedValues, AverageRounding) {
   EXPECT_EQ(averageBits(DataType::Float64, 1, 3), thirdBits);
   // Integers: C's truncating division of the exact sum.
   EXPECT_EQ(averageBits(DataType::Int32, 7, 4), 1u);
-  EXPECT_EQ(averageBits(DataType::Int32, -7, 4), 0xFFFFFFFFu);  // -1.75 -> -1
-  EXPECT_EQ(averageBits(DataType::Int8, -3, 4), 0u);            // -0.75 -> 0
+  EXPECT_EQ(averageBits(DataType::Int32, -7, 4), 0xFFFFFFFFu);   // -1.75 -> -1
+  EXPECT_EQ(averageBits(DataType::Int8, -3, 4), 0u);             // -0.75 -> 0
   EXPECT_EQ(averageBits(DataType::Int64, -8, 4), ~uint64_t{1});  // -2
   EXPECT_EQ(averageBits(DataType::Uint8, 7, 4), 1u);
 }
@@ -172,8 +172,7 @@ uint64_t combine(DataType t, RedOp op, uint64_t a, uint64_t b) {
 uint64_t finishAverage(DataType t, uint64_t sumBits, int n) {
   if (t == DataType::Float16 || t == DataType::Bfloat16)
     return fromDouble(t, static_cast<float>(toDouble(t, sumBits)) / static_cast<float>(n));
-  if (t == DataType::Float32)
-    return fromDouble(t, static_cast<float>(toDouble(t, sumBits)) / static_cast<float>(n));
+  if (t == DataType::Float32) return fromDouble(t, static_cast<float>(toDouble(t, sumBits)) / static_cast<float>(n));
   if (t == DataType::Float64) return fromDouble(t, toDouble(t, sumBits) / n);
   if (dataTypeIsSigned(t)) return integerBits(t, toSigned(t, sumBits) / n);
   return integerBits(t, static_cast<int64_t>(sumBits / static_cast<uint64_t>(n)));
@@ -201,11 +200,10 @@ TEST(PerfExpectedValues, AnyReductionOrderGivesTheExpectedBits) {
           const uint64_t expected = expectedBits(spec, 0, 64, i);
           for (size_t k = 0; k < orders.size(); ++k) {
             uint64_t acc = inputBits(spec, orders[k][0], i);
-            for (int j = 1; j < nranks; ++j)
-              acc = combine(type, op, acc, inputBits(spec, orders[k][j], i));
+            for (int j = 1; j < nranks; ++j) acc = combine(type, op, acc, inputBits(spec, orders[k][j], i));
             if (op == RedOp::Avg) acc = finishAverage(type, acc, nranks);
-            ASSERT_EQ(acc, expected) << dataTypeName(type) << " " << redOpName(op)
-                                     << " n=" << nranks << " i=" << i << " order " << k;
+            ASSERT_EQ(acc, expected) << dataTypeName(type) << " " << redOpName(op) << " n=" << nranks << " i=" << i
+                                     << " order " << k;
           }
         }
       }

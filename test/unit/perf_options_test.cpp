@@ -35,9 +35,8 @@ TEST(PerfOptions, DefaultsFollowNcclTests) {
 }
 
 TEST(PerfOptions, EveryFlag) {
-  ParseResult r = parse({"-b", "1K", "-e", "2M", "-f", "4", "-n", "7", "-w", "0", "-c", "0",
-                         "-d", "bfloat16", "-o", "avg", "-r", "3", "-J", "out.json", "reduce",
-                         "--baseline", "mpi"});
+  ParseResult r = parse({"-b", "1K",       "-e", "2M",  "-f", "4", "-n", "7",        "-w",     "0",          "-c", "0",
+                         "-d", "bfloat16", "-o", "avg", "-r", "3", "-J", "out.json", "reduce", "--baseline", "mpi"});
   ASSERT_EQ(r.outcome, ParseOutcome::Run) << r.error;
   const PerfOptions& o = r.options;
   EXPECT_EQ(o.collective, Collective::Reduce);
@@ -55,8 +54,7 @@ TEST(PerfOptions, EveryFlag) {
 }
 
 TEST(PerfOptions, AttachedValuesAndLongForms) {
-  ParseResult r = parse({"alltoall", "-b64", "--maxbytes=1G", "--iters", "3", "--baseline=mpi",
-                         "-dhalf", "-i", "128"});
+  ParseResult r = parse({"alltoall", "-b64", "--maxbytes=1G", "--iters", "3", "--baseline=mpi", "-dhalf", "-i", "128"});
   ASSERT_EQ(r.outcome, ParseOutcome::Run) << r.error;
   EXPECT_EQ(r.options.collective, Collective::AlltoAll);
   EXPECT_EQ(r.options.minBytes, 64u);
@@ -74,13 +72,11 @@ TEST(PerfOptions, AllTypesAndOpsInNcclTestsOrder) {
   EXPECT_EQ(r.options.types.front(), DataType::Int8);
   EXPECT_EQ(r.options.types[6], DataType::Float16);
   EXPECT_EQ(r.options.types.back(), DataType::Bfloat16);
-  EXPECT_EQ(r.options.ops, (std::vector<RedOp>{RedOp::Sum, RedOp::Prod, RedOp::Max, RedOp::Min,
-                                                RedOp::Avg}));
+  EXPECT_EQ(r.options.ops, (std::vector<RedOp>{RedOp::Sum, RedOp::Prod, RedOp::Max, RedOp::Min, RedOp::Avg}));
 }
 
 TEST(PerfOptions, EveryCollectiveName) {
-  const char* names[] = {"allreduce", "allgather", "reducescatter", "broadcast",
-                         "reduce",    "alltoall",  "sendrecv"};
+  const char* names[] = {"allreduce", "allgather", "reducescatter", "broadcast", "reduce", "alltoall", "sendrecv"};
   for (const char* name : names) {
     ParseResult r = parse({name});
     ASSERT_EQ(r.outcome, ParseOutcome::Run) << name;
@@ -96,18 +92,18 @@ TEST(PerfOptions, Help) {
 
 TEST(PerfOptions, Errors) {
   const std::vector<std::vector<const char*>> bad = {
-      {},                                  // no collective
-      {"allscatter"},                      // unknown collective
-      {"allreduce", "allgather"},          // two collectives
-      {"allreduce", "-x", "1"},            // unknown flag
-      {"allreduce", "--nosuch"},           // unknown long flag
-      {"allreduce", "-b"},                 // missing value
-      {"allreduce", "-b", "12Q"},          // bad suffix
-      {"allreduce", "-b", "-8"},           // negative size
-      {"allreduce", "-b", "0"},            // zero size
+      {},                                     // no collective
+      {"allscatter"},                         // unknown collective
+      {"allreduce", "allgather"},             // two collectives
+      {"allreduce", "-x", "1"},               // unknown flag
+      {"allreduce", "--nosuch"},              // unknown long flag
+      {"allreduce", "-b"},                    // missing value
+      {"allreduce", "-b", "12Q"},             // bad suffix
+      {"allreduce", "-b", "-8"},              // negative size
+      {"allreduce", "-b", "0"},               // zero size
       {"allreduce", "-b", "1M", "-e", "1K"},  // min > max
-      {"allreduce", "-f", "1"},            // factor that never grows
-      {"allreduce", "-n", "0"},            // no iterations
+      {"allreduce", "-f", "1"},               // factor that never grows
+      {"allreduce", "-n", "0"},               // no iterations
       {"allreduce", "-w", "-1"},
       {"allreduce", "-c", "2"},
       {"allreduce", "-d", "float8"},
@@ -116,14 +112,14 @@ TEST(PerfOptions, Errors) {
       {"allreduce", "--baseline", "nccl"},
       {"allreduce", "--help=1"},
       {"allreduce", "-n", "5x"},
-      {"allreduce", "--algo", "tree"},           // unknown algorithm
-      {"allreduce", "--algo", "ring,,hier"},     // empty entry
+      {"allreduce", "--algo", "tree"},        // unknown algorithm
+      {"allreduce", "--algo", "ring,,hier"},  // empty entry
       {"allreduce", "--algo", "ring,"},
       {"allreduce", "--algo", ""},
       {"allreduce", "--algo", "ring,hier,ring"},  // listed twice
-      {"allreduce", "--algo", "RING"},           // names are lowercase, as the library's
-      {"allreduce", "--algo"},                   // missing value
-      {"allreduce", "-A", "ring"},               // hetccl's own flags have no short form
+      {"allreduce", "--algo", "RING"},            // names are lowercase, as the library's
+      {"allreduce", "--algo"},                    // missing value
+      {"allreduce", "-A", "ring"},                // hetccl's own flags have no short form
   };
   for (const auto& args : bad) {
     ParseResult r = parse(args);
@@ -141,8 +137,7 @@ TEST(PerfOptions, AlgoSingleAndList) {
 
   r = parse({"--algo=ring,hier,torus,auto", "allreduce"});
   ASSERT_EQ(r.outcome, ParseOutcome::Run) << r.error;
-  EXPECT_EQ(r.options.algorithms,
-            (std::vector<std::string>{"ring", "hier", "torus", "auto"}));  // order kept
+  EXPECT_EQ(r.options.algorithms, (std::vector<std::string>{"ring", "hier", "torus", "auto"}));  // order kept
 
   for (const std::string& name : knownAlgorithms()) {
     r = parse({"allreduce", "--algo", name.c_str()});

@@ -86,8 +86,7 @@ TEST(PerfReport, RowLinesUpWithHeader) {
   std::string names = h.substr(start, h.find('\n', start) - start);
   EXPECT_EQ(line.size() - 1, names.size()) << line << names;
   EXPECT_EQ(line.substr(0, 52), "     1048576        262144     float     sum    none");
-  EXPECT_NE(line.find("  1000.0    1.05    1.57      0    500.0    2.10    3.15      3    hier\n"),
-            std::string::npos)
+  EXPECT_NE(line.find("  1000.0    1.05    1.57      0    500.0    2.10    3.15      3    hier\n"), std::string::npos)
       << line;
 }
 
@@ -112,8 +111,7 @@ TEST(PerfReport, Footer) {
   EXPECT_NE(text.find("# Out of bounds values : 6 FAILED\n"), std::string::npos) << text;
   EXPECT_NE(text.find("# Avg bus bandwidth    : 2.3593"), std::string::npos) << text;
   rows[0].inPlace.wrong = rows[1].inPlace.wrong = 0;
-  EXPECT_NE(formatFooter(summarize(rows)).find("# Out of bounds values : 0 OK\n"),
-            std::string::npos);
+  EXPECT_NE(formatFooter(summarize(rows)).find("# Out of bounds values : 0 OK\n"), std::string::npos);
   EXPECT_EQ(summarize({}).avgBusBandwidth, 0.0);
 }
 
@@ -172,18 +170,15 @@ TEST(PerfReport, JsonKeysInTableOrder) {
   row.hasRoot = true;
   row.root = 1;
   row.baseline.measured = false;
-  const nlohmann::ordered_json j =
-      nlohmann::ordered_json::parse(formatJson(s, {row}, summarize({row})));
+  const nlohmann::ordered_json j = nlohmann::ordered_json::parse(formatJson(s, {row}, summarize({row})));
   std::vector<std::string> keys;
   for (const auto& item : j.items()) keys.push_back(item.key());
-  EXPECT_EQ(keys, (std::vector<std::string>{"tool", "hetccl_version", "collective", "nranks",
-                                            "settings", "rows", "out_of_bounds_values",
-                                            "out_of_bounds_ok", "avg_bus_bandwidth"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{"tool", "hetccl_version", "collective", "nranks", "settings", "rows",
+                                            "out_of_bounds_values", "out_of_bounds_ok", "avg_bus_bandwidth"}));
   keys.clear();
   for (const auto& item : j["rows"][0].items()) keys.push_back(item.key());
-  EXPECT_EQ(keys, (std::vector<std::string>{"collective", "size", "count", "type", "redop", "root",
-                                            "out_of_place", "in_place", "algorithm",
-                                            "requested_algorithm", "baseline"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{"collective", "size", "count", "type", "redop", "root", "out_of_place",
+                                            "in_place", "algorithm", "requested_algorithm", "baseline"}));
   EXPECT_EQ(j["rows"][0]["redop"], "none");
   EXPECT_EQ(j["rows"][0]["root"], 1);
   EXPECT_TRUE(j["rows"][0]["baseline"].is_null());  // the MPI call could not express the row
@@ -262,8 +257,7 @@ TEST(PerfReport, JsonNamesAlgorithms) {
   EXPECT_EQ(j["settings"]["algorithms"], nlohmann::json::array({"hier", "auto"}));  // order kept
   EXPECT_EQ(j["rows"][0]["requested_algorithm"], "auto");
   EXPECT_TRUE(j["rows"][0]["algorithm"].is_null());
-  EXPECT_DOUBLE_EQ(j["avg_bus_bandwidth_by_algorithm"]["auto"].get<double>(),
-                   (1.572864 + 3.145728) / 2);
+  EXPECT_DOUBLE_EQ(j["avg_bus_bandwidth_by_algorithm"]["auto"].get<double>(), (1.572864 + 3.145728) / 2);
 }
 
 }  // namespace

@@ -9,9 +9,8 @@
 namespace hetccl {
 namespace {
 
-const Collective kCollectives[] = {Collective::AllReduce, Collective::ReduceScatter,
-                                   Collective::AllGather, Collective::Broadcast,
-                                   Collective::Reduce,    Collective::AlltoAll,
+const Collective kCollectives[] = {Collective::AllReduce, Collective::ReduceScatter, Collective::AllGather,
+                                   Collective::Broadcast, Collective::Reduce,        Collective::AlltoAll,
                                    Collective::SendRecv};
 const size_t kCounts[] = {0, 1, 2, 3, 5, 7, 16, 17, 31, 64, 97};
 
@@ -24,11 +23,10 @@ void verifyAll(const PlanRequest& request) {
   for (const VerifyOptions& mode : modes) {
     if (mode.chunkElements == 1 && request.count > 17) continue;  // slow and adds nothing
     VerifyResult result = verifyPlan(request, buildFlatPlan, mode);
-    ASSERT_TRUE(result.ok) << collectiveName(request.collective) << " nranks " << request.nranks
-                           << " count " << request.count << " root " << request.root
-                           << (request.inPlace ? " in-place" : " out-of-place")
-                           << (request.average ? " avg" : "") << " chunk " << mode.chunkElements
-                           << (mode.reversePipelines ? " reversed" : "") << "\n"
+    ASSERT_TRUE(result.ok) << collectiveName(request.collective) << " nranks " << request.nranks << " count "
+                           << request.count << " root " << request.root
+                           << (request.inPlace ? " in-place" : " out-of-place") << (request.average ? " avg" : "")
+                           << " chunk " << mode.chunkElements << (mode.reversePipelines ? " reversed" : "") << "\n"
                            << result.error;
   }
 }

@@ -67,7 +67,8 @@ TEST(EmulatedLinks, IntraAndInterParsedAndPaced) {
 
 TEST(EmulatedLinks, BadEntriesNameTheVariableAndTheEntry) {
   EmulatedLinks links;
-  for (const char* bad : {"inter:1GB/s", "inter:1GB/s:20us,", "cross:1GB/s:20us", "inter:1GB:20us", "inter:0GB/s:1us"}) {
+  for (const char* bad :
+       {"inter:1GB/s", "inter:1GB/s:20us,", "cross:1GB/s:20us", "inter:1GB:20us", "inter:0GB/s:1us"}) {
     const Status status = parseEmulatedLinks(bad, &links);
     EXPECT_EQ(status.code(), Code::InvalidArgument) << bad;
     EXPECT_NE(status.message().find("HETCCL_EMULATE_LINKS="), std::string::npos) << status.message();

@@ -17,10 +17,10 @@ namespace {
 
 // ---- Reference model of binary16 / bfloat16 ------------------------------------------------
 struct SmallFloatFormat {
-  int mantissaBits;     // stored fraction bits: 10 or 7
-  int exponentBias;     // 15 or 127
-  uint16_t infBits;     // 0x7c00 or 0x7f80
-  uint16_t quietBit;    // 0x0200 or 0x0040
+  int mantissaBits;   // stored fraction bits: 10 or 7
+  int exponentBias;   // 15 or 127
+  uint16_t infBits;   // 0x7c00 or 0x7f80
+  uint16_t quietBit;  // 0x0200 or 0x0040
 
   double value(uint16_t bits) const {
     const double sign = (bits & 0x8000) ? -1.0 : 1.0;
@@ -42,17 +42,14 @@ constexpr SmallFloatFormat kBfloat{7, 127, 0x7f80, 0x0040};
 class ReferenceRounder {
  public:
   explicit ReferenceRounder(const SmallFloatFormat& format) {
-    for (uint32_t bits = 0; bits < format.infBits; ++bits)
-      magnitudes_.push_back(format.value(uint16_t(bits)));
-    magnitudes_.push_back(std::ldexp(1.0, (format.infBits >> format.mantissaBits) -
-                                              format.exponentBias));
+    for (uint32_t bits = 0; bits < format.infBits; ++bits) magnitudes_.push_back(format.value(uint16_t(bits)));
+    magnitudes_.push_back(std::ldexp(1.0, (format.infBits >> format.mantissaBits) - format.exponentBias));
   }
   uint16_t round(double x) const {  // x must not be NaN
     const uint16_t sign = std::signbit(x) ? 0x8000 : 0;
     const double magnitude = std::fabs(x);
     if (magnitude >= magnitudes_.back()) return sign | uint16_t(magnitudes_.size() - 1);
-    const size_t low = std::upper_bound(magnitudes_.begin(), magnitudes_.end(), magnitude) -
-                       magnitudes_.begin() - 1;
+    const size_t low = std::upper_bound(magnitudes_.begin(), magnitudes_.end(), magnitude) - magnitudes_.begin() - 1;
     const double halfway = (magnitudes_[low] + magnitudes_[low + 1]) / 2;  // exact in double
     size_t chosen = low;
     if (magnitude > halfway || (magnitude == halfway && (low & 1))) chosen = low + 1;
@@ -62,24 +59,45 @@ class ReferenceRounder {
  private:
   std::vector<double> magnitudes_;
 };
-const ReferenceRounder& halfRounder() { static const ReferenceRounder r(kHalf); return r; }
-const ReferenceRounder& bfloatRounder() { static const ReferenceRounder r(kBfloat); return r; }
+const ReferenceRounder& halfRounder() {
+  static const ReferenceRounder r(kHalf);
+  return r;
+}
+const ReferenceRounder& bfloatRounder() {
+  static const ReferenceRounder r(kBfloat);
+  return r;
+}
 
-template <class H> struct SmallFloat;
-template <> struct SmallFloat<Float16> {
+template <class H>
+struct SmallFloat;
+template <>
+struct SmallFloat<Float16> {
   static const SmallFloatFormat& format() { return kHalf; }
   static const ReferenceRounder& rounder() { return halfRounder(); }
   static Float16 fromFloat(float f) { return toFloat16(f); }
 };
-template <> struct SmallFloat<Bfloat16> {
+template <>
+struct SmallFloat<Bfloat16> {
   static const SmallFloatFormat& format() { return kBfloat; }
   static const ReferenceRounder& rounder() { return bfloatRounder(); }
   static Bfloat16 fromFloat(float f) { return toBfloat16(f); }
 };
 
-uint32_t bitsOf(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
-uint64_t bitsOf(double d) { uint64_t u; std::memcpy(&u, &d, 8); return u; }
-float floatWithBits(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
+uint32_t bitsOf(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+uint64_t bitsOf(double d) {
+  uint64_t u;
+  std::memcpy(&u, &d, 8);
+  return u;
+}
+float floatWithBits(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
 
 // IEEE 754-2019 maximum / minimum, spelled out case by case.
 double referenceMaximum(double x, double y) {
@@ -94,7 +112,8 @@ double referenceMinimum(double x, double y) {
 }
 
 // ---- Conversions ---------------------------------------------------------------------------
-template <class H> void expectAllBitPatternsRoundTrip() {
+template <class H>
+void expectAllBitPatternsRoundTrip() {
   const SmallFloatFormat& format = SmallFloat<H>::format();
   for (uint32_t bits = 0; bits <= 0xffff && !::testing::Test::HasFailure(); ++bits) {
     const float widened = toFloat(H{uint16_t(bits)});
@@ -103,21 +122,20 @@ template <class H> void expectAllBitPatternsRoundTrip() {
       EXPECT_TRUE(std::isnan(widened)) << std::hex << bits;
       EXPECT_EQ(std::signbit(widened), (bits & 0x8000) != 0) << std::hex << bits;
       EXPECT_TRUE(bitsOf(widened) & 0x00400000u) << std::hex << bits;  // quiet
-      EXPECT_EQ(back, bits | format.quietBit) << std::hex << bits;  // quieted, payload kept
+      EXPECT_EQ(back, bits | format.quietBit) << std::hex << bits;     // quieted, payload kept
     } else {
       EXPECT_EQ(bitsOf(double(widened)), bitsOf(format.value(uint16_t(bits)))) << std::hex << bits;
       EXPECT_EQ(back, bits) << std::hex << bits;
     }
   }
 }
-TEST(ReduceOpsConversion, EveryHalfBitPatternWidensExactlyAndRoundTrips) {
-  expectAllBitPatternsRoundTrip<Float16>();
-}
+TEST(ReduceOpsConversion, EveryHalfBitPatternWidensExactlyAndRoundTrips) { expectAllBitPatternsRoundTrip<Float16>(); }
 TEST(ReduceOpsConversion, EveryBfloat16BitPatternWidensExactlyAndRoundTrips) {
   expectAllBitPatternsRoundTrip<Bfloat16>();
 }
 
-template <class H> void expectNarrowingMatchesReference(float f) {
+template <class H>
+void expectNarrowingMatchesReference(float f) {
   const uint16_t got = SmallFloat<H>::fromFloat(f).bits;
   if (std::isnan(f)) {
     EXPECT_TRUE(SmallFloat<H>::format().isNaN(got)) << std::hex << bitsOf(f);
@@ -130,18 +148,17 @@ template <class H> void expectNarrowingMatchesReference(float f) {
 
 // Every rounding boundary of the format: each representable value, the halfway point to the
 // next one (exact in float), and the floats just either side of it; both signs.
-template <class H> void expectNarrowingRightAtEveryBoundary() {
+template <class H>
+void expectNarrowingRightAtEveryBoundary() {
   const SmallFloatFormat& format = SmallFloat<H>::format();
   for (uint32_t bits = 0; bits < format.infBits && !::testing::Test::HasFailure(); ++bits) {
     const double low = format.value(uint16_t(bits));
     const double high = bits + 1 == format.infBits
-                            ? std::ldexp(1.0, (format.infBits >> format.mantissaBits) -
-                                                  format.exponentBias)
+                            ? std::ldexp(1.0, (format.infBits >> format.mantissaBits) - format.exponentBias)
                             : format.value(uint16_t(bits + 1));
     const float halfway = float((low + high) / 2);
     ASSERT_EQ(double(halfway), (low + high) / 2);
-    for (float f : {float(low), halfway, std::nextafter(halfway, 0.0f),
-                    std::nextafter(halfway, INFINITY)}) {
+    for (float f : {float(low), halfway, std::nextafter(halfway, 0.0f), std::nextafter(halfway, INFINITY)}) {
       expectNarrowingMatchesReference<H>(f);
       expectNarrowingMatchesReference<H>(-f);
     }
@@ -163,16 +180,16 @@ TEST(ReduceOpsConversion, FloatToHalfAndBfloat16MatchReferenceOverStridedSweep) 
 }
 
 TEST(ReduceOpsConversion, NamedCases) {
-  EXPECT_EQ(toFloat16(65504.0f).bits, 0x7bff);                         // largest half
-  EXPECT_EQ(toFloat16(std::nextafter(65520.0f, 0.0f)).bits, 0x7bff);   // just below halfway
-  EXPECT_EQ(toFloat16(65520.0f).bits, 0x7c00);                         // halfway: to inf
+  EXPECT_EQ(toFloat16(65504.0f).bits, 0x7bff);                        // largest half
+  EXPECT_EQ(toFloat16(std::nextafter(65520.0f, 0.0f)).bits, 0x7bff);  // just below halfway
+  EXPECT_EQ(toFloat16(65520.0f).bits, 0x7c00);                        // halfway: to inf
   EXPECT_EQ(toFloat16(-1e10f).bits, 0xfc00);
-  EXPECT_EQ(toFloat16(std::ldexp(1.0f, -25)).bits, 0x0000);            // tie to even zero
+  EXPECT_EQ(toFloat16(std::ldexp(1.0f, -25)).bits, 0x0000);  // tie to even zero
   EXPECT_EQ(toFloat16(std::nextafter(std::ldexp(1.0f, -25), 1.0f)).bits, 0x0001);
-  EXPECT_EQ(toFloat16(std::ldexp(3.0f, -25)).bits, 0x0002);            // 1.5 ulp: tie up
-  EXPECT_EQ(toFloat16(-std::ldexp(1.0f, -30)).bits, 0x8000);           // underflow keeps sign
-  EXPECT_EQ(toFloat16(1.0f + std::ldexp(1.0f, -11)).bits, 0x3c00);     // tie down to even
-  EXPECT_EQ(toFloat16(1.0f + std::ldexp(3.0f, -11)).bits, 0x3c02);     // tie up to even
+  EXPECT_EQ(toFloat16(std::ldexp(3.0f, -25)).bits, 0x0002);         // 1.5 ulp: tie up
+  EXPECT_EQ(toFloat16(-std::ldexp(1.0f, -30)).bits, 0x8000);        // underflow keeps sign
+  EXPECT_EQ(toFloat16(1.0f + std::ldexp(1.0f, -11)).bits, 0x3c00);  // tie down to even
+  EXPECT_EQ(toFloat16(1.0f + std::ldexp(3.0f, -11)).bits, 0x3c02);  // tie up to even
   EXPECT_EQ(toBfloat16(1.0f + std::ldexp(1.0f, -8)).bits, 0x3f80);
   EXPECT_EQ(toBfloat16(1.0f + std::ldexp(3.0f, -8)).bits, 0x3f82);
   EXPECT_EQ(toBfloat16(std::numeric_limits<float>::max()).bits, 0x7f80);
@@ -183,17 +200,18 @@ TEST(ReduceOpsConversion, NamedCases) {
 }
 
 // ---- Half and bfloat16 operations ------------------------------------------------------------
-template <class H> void expectResult(H got, double exact, uint16_t a, uint16_t b, const char* op) {
+template <class H>
+void expectResult(H got, double exact, uint16_t a, uint16_t b, const char* op) {
   if (std::isnan(exact)) {
     EXPECT_TRUE(SmallFloat<H>::format().isNaN(got.bits)) << op << std::hex << " " << a << " " << b;
   } else {
-    EXPECT_EQ(got.bits, SmallFloat<H>::rounder().round(exact))
-        << op << std::hex << " " << a << " " << b;
+    EXPECT_EQ(got.bits, SmallFloat<H>::rounder().round(exact)) << op << std::hex << " " << a << " " << b;
   }
 }
 // The exact sum and product of two half or bfloat16 values fit in double (or, for far apart
 // bfloat16 sums, double's rounding is innocuous), so rounding them once is the truth.
-template <class H> void expectOpsMatchReference(uint16_t a, uint16_t b) {
+template <class H>
+void expectOpsMatchReference(uint16_t a, uint16_t b) {
   const double x = SmallFloat<H>::format().value(a), y = SmallFloat<H>::format().value(b);
   expectResult(SumOp<H>()(H{a}, H{b}), x + y, a, b, "sum");
   expectResult(ProdOp<H>()(H{a}, H{b}), x * y, a, b, "prod");
@@ -202,37 +220,32 @@ template <class H> void expectOpsMatchReference(uint16_t a, uint16_t b) {
 }
 
 const std::vector<uint16_t> kHalfSpecials = {
-    0x0000, 0x8000, 0x0001, 0x8001, 0x0002, 0x03ff, 0x83ff, 0x0400, 0x8400, 0x3c00, 0xbc00,
-    0x3c01, 0xbc01, 0x3800, 0x3555, 0x6800, 0x6801, 0x7bff, 0xfbff, 0x7bfe,
-    0x5bff, 0x1400, 0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7d01, 0x0200};
-const std::vector<uint16_t> kBfloatSpecials = {
-    0x0000, 0x8000, 0x0001, 0x8001, 0x007f, 0x807f, 0x0080, 0x8080, 0x3f80, 0xbf80, 0x3f81,
-    0x4380, 0x4381, 0x7f7f, 0xff7f, 0x7f7e, 0x1f80, 0x2000, 0x0040, 0x7f80, 0xff80, 0x7fc0,
-    0xffc0, 0x7f81};
+    0x0000, 0x8000, 0x0001, 0x8001, 0x0002, 0x03ff, 0x83ff, 0x0400, 0x8400, 0x3c00, 0xbc00, 0x3c01, 0xbc01, 0x3800,
+    0x3555, 0x6800, 0x6801, 0x7bff, 0xfbff, 0x7bfe, 0x5bff, 0x1400, 0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7d01, 0x0200};
+const std::vector<uint16_t> kBfloatSpecials = {0x0000, 0x8000, 0x0001, 0x8001, 0x007f, 0x807f, 0x0080, 0x8080,
+                                               0x3f80, 0xbf80, 0x3f81, 0x4380, 0x4381, 0x7f7f, 0xff7f, 0x7f7e,
+                                               0x1f80, 0x2000, 0x0040, 0x7f80, 0xff80, 0x7fc0, 0xffc0, 0x7f81};
 
-template <class H> void expectAllPairsAndRandomPairs(const std::vector<uint16_t>& specials) {
+template <class H>
+void expectAllPairsAndRandomPairs(const std::vector<uint16_t>& specials) {
   for (uint16_t a : specials)
     for (uint16_t b : specials) expectOpsMatchReference<H>(a, b);
   std::mt19937 random(12345);
   for (int i = 0; i < 300000 && !::testing::Test::HasFailure(); ++i)
     expectOpsMatchReference<H>(uint16_t(random()), uint16_t(random()));
 }
-TEST(ReduceOpsHalf, SumProdMaxMinMatchReference) {
-  expectAllPairsAndRandomPairs<Float16>(kHalfSpecials);
-}
-TEST(ReduceOpsBfloat16, SumProdMaxMinMatchReference) {
-  expectAllPairsAndRandomPairs<Bfloat16>(kBfloatSpecials);
-}
+TEST(ReduceOpsHalf, SumProdMaxMinMatchReference) { expectAllPairsAndRandomPairs<Float16>(kHalfSpecials); }
+TEST(ReduceOpsBfloat16, SumProdMaxMinMatchReference) { expectAllPairsAndRandomPairs<Bfloat16>(kBfloatSpecials); }
 
 TEST(ReduceOpsHalf, NamedCases) {
   const SumOp<Float16> sum;
-  EXPECT_EQ(sum(Float16{0x6800}, Float16{0x3c00}).bits, 0x6800);  // 2048 + 1: tie down
-  EXPECT_EQ(sum(Float16{0x6801}, Float16{0x3c00}).bits, 0x6802);  // 2050 + 1: tie up
-  EXPECT_EQ(sum(Float16{0x7bff}, Float16{0x4c00}).bits, 0x7c00);  // 65504 + 16: to inf
-  EXPECT_EQ(sum(Float16{0x7bff}, Float16{0x4800}).bits, 0x7bff);  // 65504 + 8: stays
-  EXPECT_EQ(sum(Float16{0x0001}, Float16{0x0001}).bits, 0x0002);  // subnormals add exactly
-  EXPECT_EQ(sum(Float16{0x8000}, Float16{0x8000}).bits, 0x8000);  // -0 + -0 = -0
-  EXPECT_EQ(sum(Float16{0x3c00}, Float16{0xbc00}).bits, 0x0000);  // 1 - 1 = +0
+  EXPECT_EQ(sum(Float16{0x6800}, Float16{0x3c00}).bits, 0x6800);                // 2048 + 1: tie down
+  EXPECT_EQ(sum(Float16{0x6801}, Float16{0x3c00}).bits, 0x6802);                // 2050 + 1: tie up
+  EXPECT_EQ(sum(Float16{0x7bff}, Float16{0x4c00}).bits, 0x7c00);                // 65504 + 16: to inf
+  EXPECT_EQ(sum(Float16{0x7bff}, Float16{0x4800}).bits, 0x7bff);                // 65504 + 8: stays
+  EXPECT_EQ(sum(Float16{0x0001}, Float16{0x0001}).bits, 0x0002);                // subnormals add exactly
+  EXPECT_EQ(sum(Float16{0x8000}, Float16{0x8000}).bits, 0x8000);                // -0 + -0 = -0
+  EXPECT_EQ(sum(Float16{0x3c00}, Float16{0xbc00}).bits, 0x0000);                // 1 - 1 = +0
   EXPECT_EQ(ProdOp<Float16>()(Float16{0x0001}, Float16{0x3800}).bits, 0x0000);  // tie to 0
   EXPECT_EQ(ProdOp<Float16>()(Float16{0x0003}, Float16{0x3800}).bits, 0x0002);  // tie to 2
   EXPECT_EQ(MaxOp<Float16>()(Float16{0x8000}, Float16{0x0000}).bits, 0x0000);
@@ -245,23 +258,40 @@ TEST(ReduceOpsHalf, NamedCases) {
 
 TEST(ReduceOpsBfloat16, NamedCases) {
   const SumOp<Bfloat16> sum;
-  EXPECT_EQ(sum(Bfloat16{0x4380}, Bfloat16{0x3f80}).bits, 0x4380);  // 256 + 1: tie down
-  EXPECT_EQ(sum(Bfloat16{0x4381}, Bfloat16{0x3f80}).bits, 0x4382);  // 258 + 1: tie up
+  EXPECT_EQ(sum(Bfloat16{0x4380}, Bfloat16{0x3f80}).bits, 0x4380);                 // 256 + 1: tie down
+  EXPECT_EQ(sum(Bfloat16{0x4381}, Bfloat16{0x3f80}).bits, 0x4382);                 // 258 + 1: tie up
   EXPECT_EQ(ProdOp<Bfloat16>()(Bfloat16{0x7f7f}, Bfloat16{0x4000}).bits, 0x7f80);  // to inf
   EXPECT_EQ(ProdOp<Bfloat16>()(Bfloat16{0x0001}, Bfloat16{0x3f00}).bits, 0x0000);  // tie to 0
   EXPECT_EQ(ProdOp<Bfloat16>()(Bfloat16{0x0003}, Bfloat16{0x3f00}).bits, 0x0002);  // tie to 2
-  EXPECT_TRUE(kBfloat.isNaN(sum(Bfloat16{0x7f80}, Bfloat16{0xff80}).bits));       // inf - inf
+  EXPECT_TRUE(kBfloat.isNaN(sum(Bfloat16{0x7f80}, Bfloat16{0xff80}).bits));        // inf - inf
   EXPECT_EQ(MaxOp<Bfloat16>()(Bfloat16{0x8000}, Bfloat16{0x0000}).bits, 0x0000);
   EXPECT_EQ(MinOp<Bfloat16>()(Bfloat16{0x0000}, Bfloat16{0x8000}).bits, 0x8000);
 }
 
 // ---- float and double ----------------------------------------------------------------------
-const std::vector<float> kFloatSpecials = {
-    0.0f, -0.0f, 1.0f, -1.0f, 1.5f, 3.0f, 0.1f, -7.25f, 1e30f, -1e30f, 1e-30f,
-    std::numeric_limits<float>::max(), -std::numeric_limits<float>::max(),
-    std::numeric_limits<float>::min(), std::numeric_limits<float>::denorm_min(),
-    -std::numeric_limits<float>::denorm_min(), std::ldexp(1.0f, -140), INFINITY, -INFINITY,
-    NAN, -NAN, 1.0f + std::ldexp(1.0f, -23), std::ldexp(1.0f, 24)};
+const std::vector<float> kFloatSpecials = {0.0f,
+                                           -0.0f,
+                                           1.0f,
+                                           -1.0f,
+                                           1.5f,
+                                           3.0f,
+                                           0.1f,
+                                           -7.25f,
+                                           1e30f,
+                                           -1e30f,
+                                           1e-30f,
+                                           std::numeric_limits<float>::max(),
+                                           -std::numeric_limits<float>::max(),
+                                           std::numeric_limits<float>::min(),
+                                           std::numeric_limits<float>::denorm_min(),
+                                           -std::numeric_limits<float>::denorm_min(),
+                                           std::ldexp(1.0f, -140),
+                                           INFINITY,
+                                           -INFINITY,
+                                           NAN,
+                                           -NAN,
+                                           1.0f + std::ldexp(1.0f, -23),
+                                           std::ldexp(1.0f, 24)};
 
 void expectFloatResult(float got, double exact, float a, float b, const char* op) {
   if (std::isnan(exact)) {
@@ -286,8 +316,7 @@ TEST(ReduceOpsFloat, SumProdMaxMinMatchDoubleReference) {
 }
 
 TEST(ReduceOpsDouble, MaxMinFollowIeee2019AndSumProdAreIeee) {
-  const std::vector<double> values = {0.0, -0.0, 1.0, -2.5, 1e300, -1e300, 5e-324, INFINITY,
-                                      -INFINITY, NAN, -NAN};
+  const std::vector<double> values = {0.0, -0.0, 1.0, -2.5, 1e300, -1e300, 5e-324, INFINITY, -INFINITY, NAN, -NAN};
   for (double a : values) {
     for (double b : values) {
       const double max = MaxOp<double>()(a, b), min = MinOp<double>()(a, b);
@@ -316,23 +345,35 @@ TEST(ReduceOpsDouble, MaxMinFollowIeee2019AndSumProdAreIeee) {
 
 // ---- Integers --------------------------------------------------------------------------------
 // Reduce v modulo 2^bits into T's range, with 128-bit arithmetic.
-template <class T> T wrapReference(__int128 v) {
+template <class T>
+T wrapReference(__int128 v) {
   const __int128 modulus = __int128(1) << (8 * sizeof(T));
   v %= modulus;
   if (v < 0) v += modulus;
   if (std::is_signed<T>::value && v >= modulus / 2) v -= modulus;
   return T(v);
 }
-template <class T> T productReference(T a, T b) {
+template <class T>
+T productReference(T a, T b) {
   if (std::is_signed<T>::value) return wrapReference<T>(__int128(a) * __int128(b));
   const unsigned __int128 product = (unsigned __int128)a * (unsigned __int128)b;  // <= 2^128
   return wrapReference<T>(__int128(product & ((unsigned __int128)(~uint64_t(0)))));
 }
 
-template <class T> std::vector<T> integerSpecials() {
+template <class T>
+std::vector<T> integerSpecials() {
   using Limits = std::numeric_limits<T>;
-  std::vector<T> values = {T(0), T(1), T(2), T(3), T(7), T(100), Limits::max(), Limits::min(),
-                           T(Limits::max() - 1), T(Limits::min() + 1), T(Limits::max() / 2 + 1)};
+  std::vector<T> values = {T(0),
+                           T(1),
+                           T(2),
+                           T(3),
+                           T(7),
+                           T(100),
+                           Limits::max(),
+                           Limits::min(),
+                           T(Limits::max() - 1),
+                           T(Limits::min() + 1),
+                           T(Limits::max() / 2 + 1)};
   if (std::is_signed<T>::value) {
     for (T v : {T(-1), T(-2), T(-3), T(-7), T(-100)}) values.push_back(v);
   }
@@ -341,7 +382,8 @@ template <class T> std::vector<T> integerSpecials() {
   return values;
 }
 
-template <class T> void expectIntegerOpsMatchReference() {
+template <class T>
+void expectIntegerOpsMatchReference() {
   for (T a : integerSpecials<T>()) {
     for (T b : integerSpecials<T>()) {
       EXPECT_EQ(SumOp<T>()(a, b), wrapReference<T>(__int128(a) + __int128(b))) << +a << " " << +b;
@@ -372,7 +414,8 @@ TEST(ReduceOpsInteger, NamedWrapCases) {
 }
 
 // ---- Average's division --------------------------------------------------------------------
-template <class T> void expectIntegerDivisionTruncates() {
+template <class T>
+void expectIntegerDivisionTruncates() {
   for (T x : integerSpecials<T>()) {
     for (uint64_t divisor : {1ull, 2ull, 3ull, 7ull, 1000ull, 1ull << 40, 1ull << 63, ~0ull}) {
       // __int128 division truncates toward zero, like C.
@@ -395,7 +438,8 @@ TEST(ReduceOpsDivide, IntegersTruncateTowardZero) {
   EXPECT_EQ(DivideOp<int64_t>{1ull << 63}(INT64_MIN), -1);
 }
 
-template <class H> void expectSmallFloatDivisionMatchesReference() {
+template <class H>
+void expectSmallFloatDivisionMatchesReference() {
   const SmallFloatFormat& format = SmallFloat<H>::format();
   for (uint64_t divisor : {2ull, 3ull, 7ull, 10ull, 96ull}) {
     for (uint32_t bits = 0; bits <= 0xffff && !::testing::Test::HasFailure(); ++bits) {
@@ -411,7 +455,10 @@ TEST(ReduceOpsDivide, HalfAndBfloat16AreCorrectlyRoundedForEveryValue) {
 
 TEST(ReduceOpsDivide, FloatAndDoubleDivideByTheCount) {
   for (float x : kFloatSpecials) {
-    if (std::isnan(x)) { EXPECT_TRUE(std::isnan(DivideOp<float>{3}(x))); continue; }
+    if (std::isnan(x)) {
+      EXPECT_TRUE(std::isnan(DivideOp<float>{3}(x)));
+      continue;
+    }
     EXPECT_EQ(bitsOf(DivideOp<float>{3}(x)), bitsOf(float(double(x) / 3.0))) << x;
     EXPECT_EQ(bitsOf(DivideOp<double>{3}(double(x))), bitsOf(double(x) / 3.0)) << x;
   }

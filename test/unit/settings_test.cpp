@@ -106,7 +106,10 @@ struct VariableCase {
 
 const std::vector<VariableCase>& variableCases() {
   static const std::vector<VariableCase> cases{
-      {"HETCCL_DEBUG", {"NONE", "VERSION", "warn", "INFO", "ABORT", "TRACE"}, {"NONSENSE", "1", "INFO2"}, "NONE, VERSION, WARN, INFO, ABORT or TRACE"},
+      {"HETCCL_DEBUG",
+       {"NONE", "VERSION", "warn", "INFO", "ABORT", "TRACE"},
+       {"NONSENSE", "1", "INFO2"},
+       "NONE, VERSION, WARN, INFO, ABORT or TRACE"},
       {"HETCCL_DEVICE", {"auto", "host", "CUDA", "hip"}, {"gpu", "host "}, "auto, host, cuda or hip"},
       {"HETCCL_DEVICE_ID", {"0", "3"}, {"-5", "x", "1.5", "99999999999"}, "an integer >= 0"},
       {"HETCCL_ALGO",

@@ -220,8 +220,7 @@ const AlgorithmPrediction& predictionOf(const SizePrediction& row, hetccl::Algor
 void expectPickIsFastest(const SizePrediction& row) {
   const AlgorithmPrediction* fastest = nullptr;
   for (const AlgorithmPrediction& p : row.algorithms)
-    if (p.applies && (fastest == nullptr || p.choice.predictedSeconds < fastest->choice.predictedSeconds))
-      fastest = &p;
+    if (p.applies && (fastest == nullptr || p.choice.predictedSeconds < fastest->choice.predictedSeconds)) fastest = &p;
   ASSERT_NE(fastest, nullptr);
   EXPECT_EQ(row.pick.algorithm, fastest->algorithm) << row.bytes << " bytes";
   EXPECT_EQ(row.pick.chunkBytes, fastest->choice.chunkBytes) << row.bytes << " bytes";
@@ -276,8 +275,8 @@ TEST(SimSweep, PickIsTheFastestApplicableAlgorithm) {
   DescriptionError error;
   ASSERT_TRUE(parse(kMixedCluster, &cluster, &error));
   const std::vector<SizePrediction> rows =
-      predictSweep(topologyOf(cluster), costParametersOf(cluster), hetccl::Settings{}, hetccl::Collective::AllReduce,
-                   4, {1024, size_t{1} << 20, size_t{64} << 20});
+      predictSweep(topologyOf(cluster), costParametersOf(cluster), hetccl::Settings{}, hetccl::Collective::AllReduce, 4,
+                   {1024, size_t{1} << 20, size_t{64} << 20});
   ASSERT_EQ(rows.size(), 3u);
   for (const SizePrediction& row : rows) {
     expectPickIsFastest(row);
@@ -315,10 +314,9 @@ TEST(SimDescription, IslandLibraryReachesThePlans) {
 // Every collective the library plans has hetccl-perf's collective of the same name, so the
 // sim's bus bandwidth uses hetccl-perf's factors.
 TEST(SimSweep, CollectivesMapToHetcclPerfs) {
-  for (hetccl::Collective c :
-       {hetccl::Collective::AllReduce, hetccl::Collective::ReduceScatter, hetccl::Collective::AllGather,
-        hetccl::Collective::Broadcast, hetccl::Collective::Reduce, hetccl::Collective::AlltoAll,
-        hetccl::Collective::SendRecv})
+  for (hetccl::Collective c : {hetccl::Collective::AllReduce, hetccl::Collective::ReduceScatter,
+                               hetccl::Collective::AllGather, hetccl::Collective::Broadcast, hetccl::Collective::Reduce,
+                               hetccl::Collective::AlltoAll, hetccl::Collective::SendRecv})
     EXPECT_STREQ(hetccl_perf::collectiveName(perfCollective(c)), hetccl::collectiveName(c));
 }
 

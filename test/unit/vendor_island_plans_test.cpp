@@ -80,7 +80,8 @@ TEST(VendorIslandPlans, BroadcastVerifiesForEveryLayoutRootAndDelegation) {
                 VerifyResult result = verifyPlan(request, builder, mode);
                 ASSERT_TRUE(result.ok) << "broadcast on " << topology.describe() << " (p=" << p << ") root " << root
                                        << " island 0 delegates " << delegation[0] << ", count " << count
-                                       << (inPlace ? " in-place" : "") << "\n" << result.error;
+                                       << (inPlace ? " in-place" : "") << "\n"
+                                       << result.error;
                 ++verified;
               }
             }
@@ -119,7 +120,9 @@ TEST(VendorIslandPlans, RequestCanKeepIslandStepsWithHetccl) {
   request.vendorIslandSteps = false;
   for (int rank = 0; rank < 4; ++rank)
     for (const Step& step : buildPlan(Algorithm::Hierarchical, request, rank).steps) EXPECT_FALSE(isIslandStep(step));
-  EXPECT_TRUE(verifyPlan(request, [](const PlanRequest& r, int rank) { return buildPlan(Algorithm::Hierarchical, r, rank); }).ok);
+  EXPECT_TRUE(verifyPlan(request, [](const PlanRequest& r, int rank) {
+                return buildPlan(Algorithm::Hierarchical, r, rank);
+              }).ok);
 }
 
 RankPlan twoRankIslandPlan(int rank, size_t scatterCount) {

@@ -14,9 +14,7 @@ namespace {
 
 using hetccl::splitText;
 
-bool parseWeight(const std::string& text, double* weight) {
-  return hetccl::parseReal(text, weight) && *weight >= 0;
-}
+bool parseWeight(const std::string& text, double* weight) { return hetccl::parseReal(text, weight) && *weight >= 0; }
 
 std::vector<std::string> vendorsInOrder(const std::vector<std::string>& vendorOfRank) {
   std::vector<std::string> order;
@@ -44,15 +42,15 @@ std::string byVendorName(const std::string& spec, const std::vector<std::string>
   for (const std::string& v : vendorOfRank) {
     auto it = weightOf.find(v);
     if (it == weightOf.end())
-      return "--split " + spec + ": no weight for vendor '" + v + "' (the job's vendors: " +
-             joined(vendorsInOrder(vendorOfRank)) + ")";
+      return "--split " + spec + ": no weight for vendor '" + v +
+             "' (the job's vendors: " + joined(vendorsInOrder(vendorOfRank)) + ")";
     weights->push_back(it->second);
   }
   return "";
 }
 
-std::string proportional(const std::string& spec, const std::string& list,
-                         const std::vector<std::string>& vendorOfRank, std::vector<double>* weights) {
+std::string proportional(const std::string& spec, const std::string& list, const std::vector<std::string>& vendorOfRank,
+                         std::vector<double>* weights) {
   std::vector<double> given;
   for (const std::string& entry : splitText(list, ',')) {
     double w = 0;
@@ -71,8 +69,8 @@ std::string proportional(const std::string& spec, const std::string& list,
     return "";
   }
   return "--split " + spec + ": " + std::to_string(given.size()) + " weights, but the job has " +
-         std::to_string(vendorOfRank.size()) + " ranks and " + std::to_string(vendors.size()) +
-         " vendors (" + joined(vendors) + ")";
+         std::to_string(vendorOfRank.size()) + " ranks and " + std::to_string(vendors.size()) + " vendors (" +
+         joined(vendors) + ")";
 }
 
 }  // namespace

@@ -33,8 +33,7 @@ void GradientAllReduce::sum(std::vector<float>* values) {
   const size_t bytes = count_ * sizeof(float);
   check(hetcclMemcpyToDevice(device_, values->data(), bytes), "hetcclMemcpyToDevice", comm_);
   // In place, on the default stream: the call returns when the sum is complete.
-  check(hetcclAllReduce(device_, device_, count_, hetcclFloat32, hetcclSum, comm_, nullptr),
-        "hetcclAllReduce", comm_);
+  check(hetcclAllReduce(device_, device_, count_, hetcclFloat32, hetcclSum, comm_, nullptr), "hetcclAllReduce", comm_);
   check(hetcclMemcpyFromDevice(values->data(), device_, bytes), "hetcclMemcpyFromDevice", comm_);
 }
 

@@ -94,8 +94,9 @@ int train(const TrainOptions& options, int rank, int nranks, const std::vector<u
   verdict.weightHash = hashBits(weights);
   verdict.weightsIdentical = sameOnAllRanks(verdict.weightHash, MPI_COMM_WORLD);
   for (size_t k = 0; k < weights.size(); ++k)
-    verdict.maxWeightDifference = std::max(
-        verdict.maxWeightDifference, std::fabs(static_cast<double>(weights[k]) - static_cast<double>(referenceWeights[k])));
+    verdict.maxWeightDifference =
+        std::max(verdict.maxWeightDifference,
+                 std::fabs(static_cast<double>(weights[k]) - static_cast<double>(referenceWeights[k])));
   print0(rank, verdictLines(verdict));
   // Only rank 0 knows the loss comparison; every rank exits with its verdict.
   int pass = verdict.pass() ? 1 : 0;

@@ -19,7 +19,8 @@ std::vector<float> initialParameters(const MlpShape& shape, uint64_t seed) {
   // Biases start at zero; w2 follows b1.
   const size_t w2 = nW1 + static_cast<size_t>(shape.hidden);
   for (int h = 0; h < shape.hidden; ++h)
-    p[w2 + static_cast<size_t>(h)] = scale2 * uniformSigned(counterRandom(seed, kInitStream, w2 + static_cast<size_t>(h)));
+    p[w2 + static_cast<size_t>(h)] =
+        scale2 * uniformSigned(counterRandom(seed, kInitStream, w2 + static_cast<size_t>(h)));
   return p;
 }
 

@@ -13,8 +13,15 @@ namespace {
 using hetccl_apps::Argument;
 
 enum Key : int {
-  kSteps = hetccl_apps::kLongOnlyKey, kBatch, kLearningRate, kHidden, kSeed, kSplit, kVendor,
-  kTolerance, kPrintEvery,
+  kSteps = hetccl_apps::kLongOnlyKey,
+  kBatch,
+  kLearningRate,
+  kHidden,
+  kSeed,
+  kSplit,
+  kVendor,
+  kTolerance,
+  kPrintEvery,
 };
 
 const std::vector<hetccl_apps::Flag>& trainFlags() {
@@ -57,8 +64,7 @@ std::string applyFlag(const Argument& a, TrainOptions* o) {
 
 const char* trainUsage() {
   static const std::string usage =
-      "usage: hetccl-train [options]   (run under mpirun; rank 0 prints)\n" +
-      hetccl_apps::describeFlags(trainFlags());
+      "usage: hetccl-train [options]   (run under mpirun; rank 0 prints)\n" + hetccl_apps::describeFlags(trainFlags());
   return usage.c_str();
 }
 

@@ -14,14 +14,15 @@ using hetccl_apps::format;
 
 }  // namespace
 
-std::string describeRun(const TrainOptions& o, const MlpShape& shape,
-                        const std::vector<std::string>& vendorOfRank, const std::vector<uint64_t>& samplesOfRank) {
+std::string describeRun(const TrainOptions& o, const MlpShape& shape, const std::vector<std::string>& vendorOfRank,
+                        const std::vector<uint64_t>& samplesOfRank) {
   std::string s;
-  s += format("# hetccl-train: MLP %d -> %d (tanh) -> 1, %zu parameters, squared loss on synthetic data "
-              "(seed %" PRIu64 ")\n",
-              shape.inputs, shape.hidden, shape.parameterCount(), o.seed);
-  s += format("# %zu ranks, global batch %" PRIu64 " per step, --split %s, lr %g, %d steps\n",
-              vendorOfRank.size(), o.batch, o.split.c_str(), static_cast<double>(o.learningRate), o.steps);
+  s += format(
+      "# hetccl-train: MLP %d -> %d (tanh) -> 1, %zu parameters, squared loss on synthetic data "
+      "(seed %" PRIu64 ")\n",
+      shape.inputs, shape.hidden, shape.parameterCount(), o.seed);
+  s += format("# %zu ranks, global batch %" PRIu64 " per step, --split %s, lr %g, %d steps\n", vendorOfRank.size(),
+              o.batch, o.split.c_str(), static_cast<double>(o.learningRate), o.steps);
   s += "#   rank  vendor    samples  share\n";
   for (size_t r = 0; r < vendorOfRank.size(); ++r)
     s += format("#   %4zu  %-8s %8" PRIu64 "  %5.1f%%\n", r, vendorOfRank[r].c_str(), samplesOfRank[r],
@@ -48,7 +49,8 @@ std::string verdictLines(const Verdict& v) {
   std::string s;
   s += format("# all-reduce: hetcclAllReduce float32 sum, algorithm %s\n", v.algorithm.c_str());
   s += format("# max |weight - reference weight| after training = %.3e\n", v.maxWeightDifference);
-  s += format("weights identical on all %d ranks: %s (hash %016" PRIx64 "), max |loss - reference| = %.3e "
+  s += format("weights identical on all %d ranks: %s (hash %016" PRIx64
+              "), max |loss - reference| = %.3e "
               "(relative %.3e, tolerance %.0e): %s\n",
               v.nranks, v.weightsIdentical ? "yes" : "NO", v.weightHash, v.maxLossDifference,
               v.maxRelativeLossDifference, v.tolerance, v.pass() ? "PASS" : "FAIL");

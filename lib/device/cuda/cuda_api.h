@@ -13,11 +13,10 @@
 namespace hetccl {
 
 // Launchers compiled by nvcc (cuda_kernels.cu); they return the launch's error.
-cudaError_t cudaLaunchReduce(void* dst, const void* a, const void* b, size_t count,
-                             ElementType type, ReduceOp op, unsigned maxBlocks,
-                             cudaStream_t stream);
-cudaError_t cudaLaunchDivide(void* x, size_t count, ElementType type, uint64_t divisor,
+cudaError_t cudaLaunchReduce(void* dst, const void* a, const void* b, size_t count, ElementType type, ReduceOp op,
                              unsigned maxBlocks, cudaStream_t stream);
+cudaError_t cudaLaunchDivide(void* x, size_t count, ElementType type, uint64_t divisor, unsigned maxBlocks,
+                             cudaStream_t stream);
 
 struct CudaApi {
   using Error = cudaError_t;
@@ -51,25 +50,17 @@ struct CudaApi {
   static Error malloc(void** ptr, size_t bytes) { return cudaMalloc(ptr, bytes); }
   static Error free(void* ptr) { return cudaFree(ptr); }
   // Portable: pinned for every context, so a bounce buffer serves any stream of the process.
-  static Error mallocHost(void** ptr, size_t bytes) {
-    return cudaHostAlloc(ptr, bytes, cudaHostAllocPortable);
-  }
+  static Error mallocHost(void** ptr, size_t bytes) { return cudaHostAlloc(ptr, bytes, cudaHostAllocPortable); }
   static Error freeHost(void* ptr) { return cudaFreeHost(ptr); }
 
   // Non-blocking: hetccl's streams never serialize with the legacy default stream, as the
   // host backend's streams never do either.
-  static Error streamCreate(Stream* stream) {
-    return cudaStreamCreateWithFlags(stream, cudaStreamNonBlocking);
-  }
+  static Error streamCreate(Stream* stream) { return cudaStreamCreateWithFlags(stream, cudaStreamNonBlocking); }
   static Error streamDestroy(Stream stream) { return cudaStreamDestroy(stream); }
   static Error streamSynchronize(Stream stream) { return cudaStreamSynchronize(stream); }
-  static Error streamWaitEvent(Stream stream, Event event) {
-    return cudaStreamWaitEvent(stream, event, 0);
-  }
+  static Error streamWaitEvent(Stream stream, Event event) { return cudaStreamWaitEvent(stream, event, 0); }
   // Timing off: such events are cheaper to record and to wait on.
-  static Error eventCreate(Event* event) {
-    return cudaEventCreateWithFlags(event, cudaEventDisableTiming);
-  }
+  static Error eventCreate(Event* event) { return cudaEventCreateWithFlags(event, cudaEventDisableTiming); }
   static Error eventDestroy(Event event) { return cudaEventDestroy(event); }
   static Error eventRecord(Event event, Stream stream) { return cudaEventRecord(event, stream); }
   static Error eventQuery(Event event) { return cudaEventQuery(event); }
@@ -79,12 +70,12 @@ struct CudaApi {
   static Error memcpyAsync(void* dst, const void* src, size_t bytes, Stream stream) {
     return cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, stream);
   }
-  static Error launchReduce(void* dst, const void* a, const void* b, size_t count,
-                            ElementType type, ReduceOp op, unsigned maxBlocks, Stream stream) {
+  static Error launchReduce(void* dst, const void* a, const void* b, size_t count, ElementType type, ReduceOp op,
+                            unsigned maxBlocks, Stream stream) {
     return cudaLaunchReduce(dst, a, b, count, type, op, maxBlocks, stream);
   }
-  static Error launchDivide(void* x, size_t count, ElementType type, uint64_t divisor,
-                            unsigned maxBlocks, Stream stream) {
+  static Error launchDivide(void* x, size_t count, ElementType type, uint64_t divisor, unsigned maxBlocks,
+                            Stream stream) {
     return cudaLaunchDivide(x, count, type, divisor, maxBlocks, stream);
   }
 };

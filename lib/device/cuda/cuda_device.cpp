@@ -3,7 +3,6 @@
 #include "device/cuda/cuda_api.h"
 #include "device/gpu/module_factory.h"
 
-extern "C" __attribute__((visibility("default"))) hetccl::Device* hetcclCreateDevice_v1(
-    char* error, size_t errorSize) {
+extern "C" __attribute__((visibility("default"))) hetccl::Device* hetcclCreateDevice_v1(char* error, size_t errorSize) {
   return hetccl::createGpuDeviceForModule<hetccl::CudaApi>(error, errorSize);
 }

@@ -8,17 +8,15 @@
 
 namespace hetccl {
 
-cudaError_t cudaLaunchReduce(void* dst, const void* a, const void* b, size_t count,
-                             ElementType type, ReduceOp op, unsigned maxBlocks,
-                             cudaStream_t stream) {
+cudaError_t cudaLaunchReduce(void* dst, const void* a, const void* b, size_t count, ElementType type, ReduceOp op,
+                             unsigned maxBlocks, cudaStream_t stream) {
   (void)cudaGetLastError();  // forget an earlier failed call's error (say, a cudaMalloc)
-  if (!gpu::launchReduce(dst, a, b, count, type, op, maxBlocks, stream))
-    return cudaErrorInvalidValue;
+  if (!gpu::launchReduce(dst, a, b, count, type, op, maxBlocks, stream)) return cudaErrorInvalidValue;
   return cudaGetLastError();  // a bad configuration or a missing kernel image shows up here
 }
 
-cudaError_t cudaLaunchDivide(void* x, size_t count, ElementType type, uint64_t divisor,
-                             unsigned maxBlocks, cudaStream_t stream) {
+cudaError_t cudaLaunchDivide(void* x, size_t count, ElementType type, uint64_t divisor, unsigned maxBlocks,
+                             cudaStream_t stream) {
   (void)cudaGetLastError();
   if (!gpu::launchDivide(x, count, type, divisor, maxBlocks, stream)) return cudaErrorInvalidValue;
   return cudaGetLastError();

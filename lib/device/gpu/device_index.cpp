@@ -7,8 +7,7 @@
 namespace hetccl {
 
 Status chooseDeviceIndex(int visibleDevices, DeviceChoice* choice) {
-  if (visibleDevices <= 0)
-    return HETCCL_STATUS(Code::DeviceError, "no visible device to choose from");
+  if (visibleDevices <= 0) return HETCCL_STATUS(Code::DeviceError, "no visible device to choose from");
   long long index = 0;
   bool forced = false;
   HETCCL_TRY(readInteger(SettingId::DeviceId, &index, &forced));

@@ -25,28 +25,26 @@
 namespace hetccl {
 
 // "<what>: CUDA error 2 (out of memory)" at the call site, as Code::DeviceError.
-inline Status gpuFailureAt(const char* file, int line, const char* runtime, int error,
-                           const char* errorText, const char* what, ...)
-    __attribute__((format(printf, 6, 7)));
-inline Status gpuFailureAt(const char* file, int line, const char* runtime, int error,
-                           const char* errorText, const char* what, ...) {
+inline Status gpuFailureAt(const char* file, int line, const char* runtime, int error, const char* errorText,
+                           const char* what, ...) __attribute__((format(printf, 6, 7)));
+inline Status gpuFailureAt(const char* file, int line, const char* runtime, int error, const char* errorText,
+                           const char* what, ...) {
   char text[512];
   va_list args;
   va_start(args, what);
   std::vsnprintf(text, sizeof text, what, args);
   va_end(args);
-  return Status(Code::DeviceError,
-                formatAt(file, line, "%s: %s error %d (%s)", text, runtime, error, errorText));
+  return Status(Code::DeviceError, formatAt(file, line, "%s: %s error %d (%s)", text, runtime, error, errorText));
 }
 
 // Returns that DeviceError from the enclosing function when a runtime call fails. The
 // arguments after the call are printf-style and describe it. `Api` must be in scope.
-#define HETCCL_GPU_TRY(call, ...)                                                            \
-  do {                                                                                       \
-    const auto hetccl_gpu_error_ = (call);                                                   \
-    if (hetccl_gpu_error_ != Api::kSuccess)                                                  \
-      return gpuFailureAt(__FILE__, __LINE__, Api::kName, int(hetccl_gpu_error_),            \
-                          Api::errorString(hetccl_gpu_error_), __VA_ARGS__);                 \
+#define HETCCL_GPU_TRY(call, ...)                                                                                      \
+  do {                                                                                                                 \
+    const auto hetccl_gpu_error_ = (call);                                                                             \
+    if (hetccl_gpu_error_ != Api::kSuccess)                                                                            \
+      return gpuFailureAt(__FILE__, __LINE__, Api::kName, int(hetccl_gpu_error_), Api::errorString(hetccl_gpu_error_), \
+                          __VA_ARGS__);                                                                                \
   } while (0)
 
 // Makes `device` current for the calling thread: the runtime's current device is per thread,
@@ -131,20 +129,16 @@ class GpuDevice : public Device {
     int count = 0;
     const auto error = Api::deviceCount(&count);
     if (error != Api::kSuccess)
-      return HETCCL_STATUS(Code::DeviceError, "no %s device: %s returned error %d (%s)",
-                           Api::kName, Api::kCountCall, int(error), Api::errorString(error));
-    if (count <= 0)
-      return HETCCL_STATUS(Code::DeviceError, "no %s device: %s found none", Api::kName,
-                           Api::kCountCall);
+      return HETCCL_STATUS(Code::DeviceError, "no %s device: %s returned error %d (%s)", Api::kName, Api::kCountCall,
+                           int(error), Api::errorString(error));
+    if (count <= 0) return HETCCL_STATUS(Code::DeviceError, "no %s device: %s found none", Api::kName, Api::kCountCall);
     DeviceChoice choice;
     HETCCL_TRY(chooseDeviceIndex(count, &choice));
     HETCCL_TRY(makeCurrent<Api>(choice.index));
     int multiprocessors = 0;
-    HETCCL_GPU_TRY(Api::multiprocessorCount(choice.index, &multiprocessors),
-                   "querying device %d", choice.index);
-    std::string description = std::string(Api::kName) + " device " +
-                              std::to_string(choice.index) + " of " + std::to_string(count) +
-                              " (" + choice.reason + "): " + Api::describe(choice.index);
+    HETCCL_GPU_TRY(Api::multiprocessorCount(choice.index, &multiprocessors), "querying device %d", choice.index);
+    std::string description = std::string(Api::kName) + " device " + std::to_string(choice.index) + " of " +
+                              std::to_string(count) + " (" + choice.reason + "): " + Api::describe(choice.index);
     device->reset(new GpuDevice(choice.index, multiprocessors, std::move(description)));
     return Status::ok();
   }
@@ -169,13 +163,11 @@ class GpuDevice : public Device {
     return Status::ok();
   }
   Status allocateHost(void** ptr, size_t bytes) override {
-    if (ptr == nullptr)
-      return HETCCL_STATUS(Code::InvalidArgument, "allocateHost: null output pointer");
+    if (ptr == nullptr) return HETCCL_STATUS(Code::InvalidArgument, "allocateHost: null output pointer");
     *ptr = nullptr;
     if (bytes == 0) return Status::ok();
     HETCCL_TRY(makeCurrent<Api>(index_));
-    HETCCL_GPU_TRY(Api::mallocHost(ptr, bytes), "allocating %zu bytes of pinned host memory",
-                   bytes);
+    HETCCL_GPU_TRY(Api::mallocHost(ptr, bytes), "allocating %zu bytes of pinned host memory", bytes);
     return Status::ok();
   }
   Status releaseHost(void* ptr) override {
@@ -186,8 +178,7 @@ class GpuDevice : public Device {
   }
 
   Status createStream(StreamHandle* stream) override {
-    if (stream == nullptr)
-      return HETCCL_STATUS(Code::InvalidArgument, "createStream: null output pointer");
+    if (stream == nullptr) return HETCCL_STATUS(Code::InvalidArgument, "createStream: null output pointer");
     HETCCL_TRY(makeCurrent<Api>(index_));
     typename Api::Stream created;
     HETCCL_GPU_TRY(Api::streamCreate(&created), "creating a stream");
@@ -195,8 +186,7 @@ class GpuDevice : public Device {
     return Status::ok();
   }
   Status destroyStream(StreamHandle stream) override {
-    if (stream == nullptr)
-      return HETCCL_STATUS(Code::InvalidArgument, "destroyStream: the default stream stays");
+    if (stream == nullptr) return HETCCL_STATUS(Code::InvalidArgument, "destroyStream: the default stream stays");
     HETCCL_TRY(makeCurrent<Api>(index_));
     HETCCL_GPU_TRY(Api::streamDestroy(asStream(stream)), "destroying stream %p", stream);
     return Status::ok();
@@ -207,25 +197,22 @@ class GpuDevice : public Device {
     return Status::ok();
   }
   Status recordEvent(StreamHandle stream, std::unique_ptr<DeviceEvent>* event) override {
-    if (event == nullptr)
-      return HETCCL_STATUS(Code::InvalidArgument, "recordEvent: null output pointer");
+    if (event == nullptr) return HETCCL_STATUS(Code::InvalidArgument, "recordEvent: null output pointer");
     HETCCL_TRY(makeCurrent<Api>(index_));
     typename Api::Event created;
     HETCCL_TRY(events_->take(&created));
     auto owned = std::make_unique<GpuEvent<Api>>(events_, created);  // hands it back on failure
-    HETCCL_GPU_TRY(Api::eventRecord(created, asStream(stream)), "recording an event on stream %p",
-                   stream);
+    HETCCL_GPU_TRY(Api::eventRecord(created, asStream(stream)), "recording an event on stream %p", stream);
     *event = std::move(owned);
     return Status::ok();
   }
   Status streamWaitEvent(StreamHandle stream, DeviceEvent& event) override {
     auto* gpuEvent = dynamic_cast<GpuEvent<Api>*>(&event);
     if (gpuEvent == nullptr)
-      return HETCCL_STATUS(Code::InvalidArgument, "streamWaitEvent: not an event of a %s device",
-                           Api::kName);
+      return HETCCL_STATUS(Code::InvalidArgument, "streamWaitEvent: not an event of a %s device", Api::kName);
     HETCCL_TRY(makeCurrent<Api>(index_));
-    HETCCL_GPU_TRY(Api::streamWaitEvent(asStream(stream), gpuEvent->handle()),
-                   "making stream %p wait for an event", stream);
+    HETCCL_GPU_TRY(Api::streamWaitEvent(asStream(stream), gpuEvent->handle()), "making stream %p wait for an event",
+                   stream);
     return Status::ok();
   }
 
@@ -236,25 +223,22 @@ class GpuDevice : public Device {
     // The host backend copies overlapping ranges like memmove; GPU copies leave them undefined,
     // so refuse rather than corrupt.
     if (rangesPartiallyOverlap(dst, src, bytes))
-      return HETCCL_STATUS(Code::InvalidArgument, "copyAsync: overlapping ranges of %zu bytes",
-                           bytes);
+      return HETCCL_STATUS(Code::InvalidArgument, "copyAsync: overlapping ranges of %zu bytes", bytes);
     HETCCL_TRY(makeCurrent<Api>(index_));
-    HETCCL_GPU_TRY(Api::memcpyAsync(dst, src, bytes, asStream(stream)),
-                   "copying %zu bytes from %p to %p", bytes, src, dst);
+    HETCCL_GPU_TRY(Api::memcpyAsync(dst, src, bytes, asStream(stream)), "copying %zu bytes from %p to %p", bytes, src,
+                   dst);
     return Status::ok();
   }
-  Status reduceAsync(void* dst, const void* a, const void* b, size_t count, ElementType type,
-                     ReduceOp op, StreamHandle stream) override {
+  Status reduceAsync(void* dst, const void* a, const void* b, size_t count, ElementType type, ReduceOp op,
+                     StreamHandle stream) override {
     HETCCL_TRY(checkReduceArguments(dst, a, b, count, type, op));
     if (count == 0) return Status::ok();
     HETCCL_TRY(makeCurrent<Api>(index_));
     HETCCL_GPU_TRY(Api::launchReduce(dst, a, b, count, type, op, maxBlocks_, asStream(stream)),
-                   "launching the %s %s reduction of %zu elements", elementTypeName(type),
-                   reduceOpName(op), count);
+                   "launching the %s %s reduction of %zu elements", elementTypeName(type), reduceOpName(op), count);
     return Status::ok();
   }
-  Status divideAsync(void* dst, size_t count, ElementType type, uint64_t divisor,
-                     StreamHandle stream) override {
+  Status divideAsync(void* dst, size_t count, ElementType type, uint64_t divisor, StreamHandle stream) override {
     HETCCL_TRY(checkDivideArguments(dst, count, type, divisor));
     if (count == 0 || divisor == 1) return Status::ok();
     HETCCL_TRY(makeCurrent<Api>(index_));
@@ -275,9 +259,7 @@ class GpuDevice : public Device {
         description_(std::move(description)),
         events_(std::make_shared<EventPool<Api>>(index)) {}
 
-  static typename Api::Stream asStream(StreamHandle stream) {
-    return static_cast<typename Api::Stream>(stream);
-  }
+  static typename Api::Stream asStream(StreamHandle stream) { return static_cast<typename Api::Stream>(stream); }
 
   int index_;
   unsigned maxBlocks_;

@@ -65,9 +65,8 @@ __device__ inline size_t threadCount() { return size_t(gridDim.x) * blockDim.x; 
 template <class T, class Op>
 __global__ void reducePackedKernel(T* dst, const T* a, const T* b, size_t count, Op op) {
   const size_t packs = count / Pack<T>::kCount;
-  reduceRange(reinterpret_cast<Pack<T>*>(dst), reinterpret_cast<const Pack<T>*>(a),
-              reinterpret_cast<const Pack<T>*>(b), threadIndex(), packs, threadCount(),
-              PackReduce<T, Op>{op});
+  reduceRange(reinterpret_cast<Pack<T>*>(dst), reinterpret_cast<const Pack<T>*>(a), reinterpret_cast<const Pack<T>*>(b),
+              threadIndex(), packs, threadCount(), PackReduce<T, Op>{op});
   reduceRange(dst, a, b, packs * Pack<T>::kCount + threadIndex(), count, threadCount(), op);
 }
 // Any alignment (a sub-range at an odd offset): one element at a time.
@@ -78,8 +77,7 @@ __global__ void reduceKernel(T* dst, const T* a, const T* b, size_t count, Op op
 template <class T, class Op>
 __global__ void transformPackedKernel(T* x, size_t count, Op op) {
   const size_t packs = count / Pack<T>::kCount;
-  transformRange(reinterpret_cast<Pack<T>*>(x), threadIndex(), packs, threadCount(),
-                 PackTransform<T, Op>{op});
+  transformRange(reinterpret_cast<Pack<T>*>(x), threadIndex(), packs, threadCount(), PackTransform<T, Op>{op});
   transformRange(x, packs * Pack<T>::kCount + threadIndex(), count, threadCount(), op);
 }
 template <class T, class Op>
@@ -97,8 +95,8 @@ inline unsigned blocksFor(size_t work, unsigned maxBlocks) {
 inline bool packAligned(const void* p) { return reinterpret_cast<uintptr_t>(p) % kPackBytes == 0; }
 
 template <class T, class Op, class Stream>
-void launchReduceTyped(void* dstBytes, const void* aBytes, const void* bBytes, size_t count,
-                       Op op, unsigned maxBlocks, Stream stream) {
+void launchReduceTyped(void* dstBytes, const void* aBytes, const void* bBytes, size_t count, Op op, unsigned maxBlocks,
+                       Stream stream) {
   T* dst = static_cast<T*>(dstBytes);
   const T* a = static_cast<const T*>(aBytes);
   const T* b = static_cast<const T*>(bBytes);
@@ -106,28 +104,21 @@ void launchReduceTyped(void* dstBytes, const void* aBytes, const void* bBytes, s
     const unsigned blocks = blocksFor(count / Pack<T>::kCount, maxBlocks);
     reducePackedKernel<T, Op><<<blocks, kThreadsPerBlock, 0, stream>>>(dst, a, b, count, op);
   } else {
-    reduceKernel<T, Op><<<blocksFor(count, maxBlocks), kThreadsPerBlock, 0, stream>>>(
-        dst, a, b, count, op);
+    reduceKernel<T, Op><<<blocksFor(count, maxBlocks), kThreadsPerBlock, 0, stream>>>(dst, a, b, count, op);
   }
 }
 
 template <class T, class Stream>
-bool launchReduceOp(void* dst, const void* a, const void* b, size_t count, ReduceOp op,
-                    unsigned maxBlocks, Stream stream) {
+bool launchReduceOp(void* dst, const void* a, const void* b, size_t count, ReduceOp op, unsigned maxBlocks,
+                    Stream stream) {
   switch (op) {
     case ReduceOp::Sum:
     case ReduceOp::Avg:  // the division is a separate launch (launchDivide)
       launchReduceTyped<T>(dst, a, b, count, SumOp<T>(), maxBlocks, stream);
       return true;
-    case ReduceOp::Prod:
-      launchReduceTyped<T>(dst, a, b, count, ProdOp<T>(), maxBlocks, stream);
-      return true;
-    case ReduceOp::Max:
-      launchReduceTyped<T>(dst, a, b, count, MaxOp<T>(), maxBlocks, stream);
-      return true;
-    case ReduceOp::Min:
-      launchReduceTyped<T>(dst, a, b, count, MinOp<T>(), maxBlocks, stream);
-      return true;
+    case ReduceOp::Prod: launchReduceTyped<T>(dst, a, b, count, ProdOp<T>(), maxBlocks, stream); return true;
+    case ReduceOp::Max: launchReduceTyped<T>(dst, a, b, count, MaxOp<T>(), maxBlocks, stream); return true;
+    case ReduceOp::Min: launchReduceTyped<T>(dst, a, b, count, MinOp<T>(), maxBlocks, stream); return true;
   }
   return false;
 }
@@ -135,30 +126,25 @@ bool launchReduceOp(void* dst, const void* a, const void* b, size_t count, Reduc
 // Enqueues dst[i] = a[i] (op) b[i] on `stream`. False for a type or op outside the enums;
 // launch errors are the caller's to collect (cudaGetLastError / hipGetLastError).
 template <class Stream>
-bool launchReduce(void* dst, const void* a, const void* b, size_t count, ElementType type,
-                  ReduceOp op, unsigned maxBlocks, Stream stream) {
+bool launchReduce(void* dst, const void* a, const void* b, size_t count, ElementType type, ReduceOp op,
+                  unsigned maxBlocks, Stream stream) {
   switch (type) {
     case ElementType::Int8: return launchReduceOp<int8_t>(dst, a, b, count, op, maxBlocks, stream);
     case ElementType::Uint8: return launchReduceOp<uint8_t>(dst, a, b, count, op, maxBlocks, stream);
     case ElementType::Int32: return launchReduceOp<int32_t>(dst, a, b, count, op, maxBlocks, stream);
-    case ElementType::Uint32:
-      return launchReduceOp<uint32_t>(dst, a, b, count, op, maxBlocks, stream);
+    case ElementType::Uint32: return launchReduceOp<uint32_t>(dst, a, b, count, op, maxBlocks, stream);
     case ElementType::Int64: return launchReduceOp<int64_t>(dst, a, b, count, op, maxBlocks, stream);
-    case ElementType::Uint64:
-      return launchReduceOp<uint64_t>(dst, a, b, count, op, maxBlocks, stream);
-    case ElementType::Float16:
-      return launchReduceOp<Float16>(dst, a, b, count, op, maxBlocks, stream);
+    case ElementType::Uint64: return launchReduceOp<uint64_t>(dst, a, b, count, op, maxBlocks, stream);
+    case ElementType::Float16: return launchReduceOp<Float16>(dst, a, b, count, op, maxBlocks, stream);
     case ElementType::Float32: return launchReduceOp<float>(dst, a, b, count, op, maxBlocks, stream);
     case ElementType::Float64: return launchReduceOp<double>(dst, a, b, count, op, maxBlocks, stream);
-    case ElementType::Bfloat16:
-      return launchReduceOp<Bfloat16>(dst, a, b, count, op, maxBlocks, stream);
+    case ElementType::Bfloat16: return launchReduceOp<Bfloat16>(dst, a, b, count, op, maxBlocks, stream);
   }
   return false;
 }
 
 template <class T, class Stream>
-void launchDivideTyped(void* xBytes, size_t count, uint64_t divisor, unsigned maxBlocks,
-                       Stream stream) {
+void launchDivideTyped(void* xBytes, size_t count, uint64_t divisor, unsigned maxBlocks, Stream stream) {
   T* x = static_cast<T*>(xBytes);
   const DivideOp<T> op{divisor};
   if (packAligned(x)) {
@@ -171,27 +157,18 @@ void launchDivideTyped(void* xBytes, size_t count, uint64_t divisor, unsigned ma
 
 // Enqueues x[i] = x[i] / divisor (DivideOp) on `stream`. False for a type outside the enum.
 template <class Stream>
-bool launchDivide(void* x, size_t count, ElementType type, uint64_t divisor, unsigned maxBlocks,
-                  Stream stream) {
+bool launchDivide(void* x, size_t count, ElementType type, uint64_t divisor, unsigned maxBlocks, Stream stream) {
   switch (type) {
     case ElementType::Int8: launchDivideTyped<int8_t>(x, count, divisor, maxBlocks, stream); break;
     case ElementType::Uint8: launchDivideTyped<uint8_t>(x, count, divisor, maxBlocks, stream); break;
     case ElementType::Int32: launchDivideTyped<int32_t>(x, count, divisor, maxBlocks, stream); break;
-    case ElementType::Uint32:
-      launchDivideTyped<uint32_t>(x, count, divisor, maxBlocks, stream);
-      break;
+    case ElementType::Uint32: launchDivideTyped<uint32_t>(x, count, divisor, maxBlocks, stream); break;
     case ElementType::Int64: launchDivideTyped<int64_t>(x, count, divisor, maxBlocks, stream); break;
-    case ElementType::Uint64:
-      launchDivideTyped<uint64_t>(x, count, divisor, maxBlocks, stream);
-      break;
-    case ElementType::Float16:
-      launchDivideTyped<Float16>(x, count, divisor, maxBlocks, stream);
-      break;
+    case ElementType::Uint64: launchDivideTyped<uint64_t>(x, count, divisor, maxBlocks, stream); break;
+    case ElementType::Float16: launchDivideTyped<Float16>(x, count, divisor, maxBlocks, stream); break;
     case ElementType::Float32: launchDivideTyped<float>(x, count, divisor, maxBlocks, stream); break;
     case ElementType::Float64: launchDivideTyped<double>(x, count, divisor, maxBlocks, stream); break;
-    case ElementType::Bfloat16:
-      launchDivideTyped<Bfloat16>(x, count, divisor, maxBlocks, stream);
-      break;
+    case ElementType::Bfloat16: launchDivideTyped<Bfloat16>(x, count, divisor, maxBlocks, stream); break;
     default: return false;
   }
   return true;

@@ -12,10 +12,10 @@
 namespace hetccl {
 
 // Launchers compiled by hipcc (hip_kernels.hip); they return the launch's error.
-hipError_t hipLaunchReduce(void* dst, const void* a, const void* b, size_t count,
-                           ElementType type, ReduceOp op, unsigned maxBlocks, hipStream_t stream);
-hipError_t hipLaunchDivide(void* x, size_t count, ElementType type, uint64_t divisor,
+hipError_t hipLaunchReduce(void* dst, const void* a, const void* b, size_t count, ElementType type, ReduceOp op,
                            unsigned maxBlocks, hipStream_t stream);
+hipError_t hipLaunchDivide(void* x, size_t count, ElementType type, uint64_t divisor, unsigned maxBlocks,
+                           hipStream_t stream);
 
 struct HipApi {
   using Error = hipError_t;
@@ -48,23 +48,15 @@ struct HipApi {
   static Error malloc(void** ptr, size_t bytes) { return hipMalloc(ptr, bytes); }
   static Error free(void* ptr) { return hipFree(ptr); }
   // Portable: pinned for every device the process touches, like the CUDA backend's.
-  static Error mallocHost(void** ptr, size_t bytes) {
-    return hipHostMalloc(ptr, bytes, hipHostMallocPortable);
-  }
+  static Error mallocHost(void** ptr, size_t bytes) { return hipHostMalloc(ptr, bytes, hipHostMallocPortable); }
   static Error freeHost(void* ptr) { return hipHostFree(ptr); }
 
   // Non-blocking: never serialized with the null stream (see cuda_api.h).
-  static Error streamCreate(Stream* stream) {
-    return hipStreamCreateWithFlags(stream, hipStreamNonBlocking);
-  }
+  static Error streamCreate(Stream* stream) { return hipStreamCreateWithFlags(stream, hipStreamNonBlocking); }
   static Error streamDestroy(Stream stream) { return hipStreamDestroy(stream); }
   static Error streamSynchronize(Stream stream) { return hipStreamSynchronize(stream); }
-  static Error streamWaitEvent(Stream stream, Event event) {
-    return hipStreamWaitEvent(stream, event, 0);
-  }
-  static Error eventCreate(Event* event) {
-    return hipEventCreateWithFlags(event, hipEventDisableTiming);
-  }
+  static Error streamWaitEvent(Stream stream, Event event) { return hipStreamWaitEvent(stream, event, 0); }
+  static Error eventCreate(Event* event) { return hipEventCreateWithFlags(event, hipEventDisableTiming); }
   static Error eventDestroy(Event event) { return hipEventDestroy(event); }
   static Error eventRecord(Event event, Stream stream) { return hipEventRecord(event, stream); }
   static Error eventQuery(Event event) { return hipEventQuery(event); }
@@ -73,12 +65,12 @@ struct HipApi {
   static Error memcpyAsync(void* dst, const void* src, size_t bytes, Stream stream) {
     return hipMemcpyAsync(dst, src, bytes, hipMemcpyDefault, stream);
   }
-  static Error launchReduce(void* dst, const void* a, const void* b, size_t count,
-                            ElementType type, ReduceOp op, unsigned maxBlocks, Stream stream) {
+  static Error launchReduce(void* dst, const void* a, const void* b, size_t count, ElementType type, ReduceOp op,
+                            unsigned maxBlocks, Stream stream) {
     return hipLaunchReduce(dst, a, b, count, type, op, maxBlocks, stream);
   }
-  static Error launchDivide(void* x, size_t count, ElementType type, uint64_t divisor,
-                            unsigned maxBlocks, Stream stream) {
+  static Error launchDivide(void* x, size_t count, ElementType type, uint64_t divisor, unsigned maxBlocks,
+                            Stream stream) {
     return hipLaunchDivide(x, count, type, divisor, maxBlocks, stream);
   }
 };

@@ -3,7 +3,6 @@
 #include "device/gpu/module_factory.h"
 #include "device/hip/hip_api.h"
 
-extern "C" __attribute__((visibility("default"))) hetccl::Device* hetcclCreateDevice_v1(
-    char* error, size_t errorSize) {
+extern "C" __attribute__((visibility("default"))) hetccl::Device* hetcclCreateDevice_v1(char* error, size_t errorSize) {
   return hetccl::createGpuDeviceForModule<hetccl::HipApi>(error, errorSize);
 }

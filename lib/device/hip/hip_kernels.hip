@@ -8,16 +8,15 @@
 
 namespace hetccl {
 
-hipError_t hipLaunchReduce(void* dst, const void* a, const void* b, size_t count,
-                           ElementType type, ReduceOp op, unsigned maxBlocks, hipStream_t stream) {
+hipError_t hipLaunchReduce(void* dst, const void* a, const void* b, size_t count, ElementType type, ReduceOp op,
+                           unsigned maxBlocks, hipStream_t stream) {
   (void)hipGetLastError();  // forget an earlier failed call's error (say, a hipMalloc)
-  if (!gpu::launchReduce(dst, a, b, count, type, op, maxBlocks, stream))
-    return hipErrorInvalidValue;
+  if (!gpu::launchReduce(dst, a, b, count, type, op, maxBlocks, stream)) return hipErrorInvalidValue;
   return hipGetLastError();  // a bad configuration or a missing code object shows up here
 }
 
-hipError_t hipLaunchDivide(void* x, size_t count, ElementType type, uint64_t divisor,
-                           unsigned maxBlocks, hipStream_t stream) {
+hipError_t hipLaunchDivide(void* x, size_t count, ElementType type, uint64_t divisor, unsigned maxBlocks,
+                           hipStream_t stream) {
   (void)hipGetLastError();
   if (!gpu::launchDivide(x, count, type, divisor, maxBlocks, stream)) return hipErrorInvalidValue;
   return hipGetLastError();

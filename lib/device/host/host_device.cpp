@@ -40,45 +40,33 @@ Status HostDevice::allocateInto(AllocationSet& allocations, void** ptr, size_t b
   if (ptr == nullptr) return HETCCL_STATUS(Code::InvalidArgument, "allocate: null output pointer");
   *ptr = nullptr;
   if (bytes == 0) return Status::ok();
-  if (bytes > SIZE_MAX - kPage)
-    return HETCCL_STATUS(Code::InvalidArgument, "allocate: %zu bytes is too large", bytes);
+  if (bytes > SIZE_MAX - kPage) return HETCCL_STATUS(Code::InvalidArgument, "allocate: %zu bytes is too large", bytes);
   const size_t alignment = bytes >= kPage ? kPage : kCacheLine;
   // aligned_alloc wants a size that is a multiple of the alignment.
   const size_t rounded = (bytes + alignment - 1) / alignment * alignment;
   void* memory = std::aligned_alloc(alignment, rounded);
-  if (memory == nullptr)
-    return HETCCL_STATUS(Code::SystemError, "allocate: out of memory for %zu bytes", bytes);
+  if (memory == nullptr) return HETCCL_STATUS(Code::SystemError, "allocate: out of memory for %zu bytes", bytes);
   std::lock_guard<std::mutex> lock(mutex_);
   allocations.insert(memory);
   *ptr = memory;
   return Status::ok();
 }
 
-Status HostDevice::releaseFrom(AllocationSet& allocations, void* ptr, const char* releaser,
-                               const char* allocator) {
+Status HostDevice::releaseFrom(AllocationSet& allocations, void* ptr, const char* releaser, const char* allocator) {
   if (ptr == nullptr) return Status::ok();  // like free(nullptr) and cudaFree(nullptr)
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (allocations.erase(ptr) == 0)
-      return HETCCL_STATUS(Code::InvalidArgument, "%s: %p was not allocated by %s", releaser,
-                           ptr, allocator);
+      return HETCCL_STATUS(Code::InvalidArgument, "%s: %p was not allocated by %s", releaser, ptr, allocator);
   }
   std::free(ptr);
   return Status::ok();
 }
 
-Status HostDevice::allocate(void** ptr, size_t bytes) {
-  return allocateInto(deviceAllocations_, ptr, bytes);
-}
-Status HostDevice::release(void* ptr) {
-  return releaseFrom(deviceAllocations_, ptr, "release", "allocate");
-}
-Status HostDevice::allocateHost(void** ptr, size_t bytes) {
-  return allocateInto(hostAllocations_, ptr, bytes);
-}
-Status HostDevice::releaseHost(void* ptr) {
-  return releaseFrom(hostAllocations_, ptr, "releaseHost", "allocateHost");
-}
+Status HostDevice::allocate(void** ptr, size_t bytes) { return allocateInto(deviceAllocations_, ptr, bytes); }
+Status HostDevice::release(void* ptr) { return releaseFrom(deviceAllocations_, ptr, "release", "allocate"); }
+Status HostDevice::allocateHost(void** ptr, size_t bytes) { return allocateInto(hostAllocations_, ptr, bytes); }
+Status HostDevice::releaseHost(void* ptr) { return releaseFrom(hostAllocations_, ptr, "releaseHost", "allocateHost"); }
 
 Status HostDevice::findStream(StreamHandle handle, HostStream** stream) {
   if (handle == nullptr) {
@@ -87,15 +75,13 @@ Status HostDevice::findStream(StreamHandle handle, HostStream** stream) {
   }
   std::lock_guard<std::mutex> lock(mutex_);
   auto found = streams_.find(handle);
-  if (found == streams_.end())
-    return HETCCL_STATUS(Code::InvalidArgument, "unknown stream %p", handle);
+  if (found == streams_.end()) return HETCCL_STATUS(Code::InvalidArgument, "unknown stream %p", handle);
   *stream = found->second.get();
   return Status::ok();
 }
 
 Status HostDevice::createStream(StreamHandle* stream) {
-  if (stream == nullptr)
-    return HETCCL_STATUS(Code::InvalidArgument, "createStream: null output pointer");
+  if (stream == nullptr) return HETCCL_STATUS(Code::InvalidArgument, "createStream: null output pointer");
   auto created = std::make_unique<HostStream>();
   *stream = created.get();
   std::lock_guard<std::mutex> lock(mutex_);
@@ -104,8 +90,7 @@ Status HostDevice::createStream(StreamHandle* stream) {
 }
 
 Status HostDevice::destroyStream(StreamHandle stream) {
-  if (stream == nullptr)
-    return HETCCL_STATUS(Code::InvalidArgument, "destroyStream: the default stream stays");
+  if (stream == nullptr) return HETCCL_STATUS(Code::InvalidArgument, "destroyStream: the default stream stays");
   std::unique_ptr<HostStream> doomed;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -126,8 +111,7 @@ Status HostDevice::synchronizeStream(StreamHandle handle) {
 }
 
 Status HostDevice::recordEvent(StreamHandle handle, std::unique_ptr<DeviceEvent>* event) {
-  if (event == nullptr)
-    return HETCCL_STATUS(Code::InvalidArgument, "recordEvent: null output pointer");
+  if (event == nullptr) return HETCCL_STATUS(Code::InvalidArgument, "recordEvent: null output pointer");
   HostStream* stream = nullptr;
   HETCCL_TRY(findStream(handle, &stream));
   *event = stream->recordEvent();
@@ -155,8 +139,8 @@ Status HostDevice::copyAsync(void* dst, const void* src, size_t bytes, StreamHan
   return Status::ok();
 }
 
-Status HostDevice::reduceAsync(void* dst, const void* a, const void* b, size_t count,
-                               ElementType type, ReduceOp op, StreamHandle handle) {
+Status HostDevice::reduceAsync(void* dst, const void* a, const void* b, size_t count, ElementType type, ReduceOp op,
+                               StreamHandle handle) {
   HETCCL_TRY(checkReduceArguments(dst, a, b, count, type, op));
   HostStream* stream = nullptr;
   HETCCL_TRY(findStream(handle, &stream));
@@ -165,8 +149,7 @@ Status HostDevice::reduceAsync(void* dst, const void* a, const void* b, size_t c
   return Status::ok();
 }
 
-Status HostDevice::divideAsync(void* dst, size_t count, ElementType type, uint64_t divisor,
-                               StreamHandle handle) {
+Status HostDevice::divideAsync(void* dst, size_t count, ElementType type, uint64_t divisor, StreamHandle handle) {
   HETCCL_TRY(checkDivideArguments(dst, count, type, divisor));
   HostStream* stream = nullptr;
   HETCCL_TRY(findStream(handle, &stream));

@@ -34,16 +34,14 @@ class HostDevice : public Device {
   Status streamWaitEvent(StreamHandle stream, DeviceEvent& event) override;
 
   Status copyAsync(void* dst, const void* src, size_t bytes, StreamHandle stream) override;
-  Status reduceAsync(void* dst, const void* a, const void* b, size_t count, ElementType type,
-                     ReduceOp op, StreamHandle stream) override;
-  Status divideAsync(void* dst, size_t count, ElementType type, uint64_t divisor,
+  Status reduceAsync(void* dst, const void* a, const void* b, size_t count, ElementType type, ReduceOp op,
                      StreamHandle stream) override;
+  Status divideAsync(void* dst, size_t count, ElementType type, uint64_t divisor, StreamHandle stream) override;
 
  private:
   using AllocationSet = std::unordered_set<void*>;
   Status allocateInto(AllocationSet& allocations, void** ptr, size_t bytes);
-  Status releaseFrom(AllocationSet& allocations, void* ptr, const char* releaser,
-                     const char* allocator);
+  Status releaseFrom(AllocationSet& allocations, void* ptr, const char* releaser, const char* allocator);
   // nullptr -> the default stream; otherwise a stream this device created, or an error.
   Status findStream(StreamHandle handle, HostStream** stream);
 

@@ -11,8 +11,7 @@ namespace {
 // and dst == a == b rather than one loop that is "usually" unaliased. (a == b with a distinct
 // dst is fine: restrict allows aliasing between pointers that are only read.)
 template <class T, class Op>
-void reduceDistinct(T* __restrict__ dst, const T* __restrict__ a, const T* __restrict__ b,
-                    size_t count, Op op) {
+void reduceDistinct(T* __restrict__ dst, const T* __restrict__ a, const T* __restrict__ b, size_t count, Op op) {
   for (size_t i = 0; i < count; ++i) dst[i] = op(a[i], b[i]);
 }
 template <class T, class Op>
@@ -64,8 +63,7 @@ void divideTyped(void* dstBytes, size_t count, uint64_t divisor) {
 
 }  // namespace
 
-void hostReduce(void* dst, const void* a, const void* b, size_t count, ElementType type,
-                ReduceOp op) {
+void hostReduce(void* dst, const void* a, const void* b, size_t count, ElementType type, ReduceOp op) {
   switch (type) {
     case ElementType::Int8: return reduceWithOp<int8_t>(dst, a, b, count, op);
     case ElementType::Uint8: return reduceWithOp<uint8_t>(dst, a, b, count, op);

@@ -12,8 +12,7 @@ namespace hetccl {
 // dst[i] = a[i] (op) b[i] for i < count. dst may be a or b exactly (or both), never a partial
 // overlap. Avg reduces as Sum (hostDivide finishes it). Arguments are the caller's to check:
 // an invalid type or op does nothing.
-void hostReduce(void* dst, const void* a, const void* b, size_t count, ElementType type,
-                ReduceOp op);
+void hostReduce(void* dst, const void* a, const void* b, size_t count, ElementType type, ReduceOp op);
 
 // dst[i] = dst[i] / divisor with DivideOp's rounding. divisor must not be 0.
 void hostDivide(void* dst, size_t count, ElementType type, uint64_t divisor);

@@ -19,8 +19,7 @@ Status HostEvent::synchronize() {
   return Status::ok();
 }
 
-HostStream::HostStream()
-    : progress_(std::make_shared<HostStreamProgress>()), worker_([this] { runWorker(); }) {}
+HostStream::HostStream() : progress_(std::make_shared<HostStreamProgress>()), worker_([this] { runWorker(); }) {}
 
 HostStream::~HostStream() {
   {

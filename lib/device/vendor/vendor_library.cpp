@@ -17,9 +17,7 @@ struct VendorCallScope {
 };
 
 // NCCL's enum values, which hetccl's Code mirrors (ncclSuccess .. ncclInProgress).
-Code codeOfResult(int result) {
-  return result >= 1 && result <= 7 ? static_cast<Code>(result) : Code::InternalError;
-}
+Code codeOfResult(int result) { return result >= 1 && result <= 7 ? static_cast<Code>(result) : Code::InternalError; }
 
 }  // namespace
 
@@ -84,7 +82,8 @@ Status VendorLibrary::open(const std::string& nameOrPath, std::unique_ptr<Vendor
   bind(c.groupStart, "ncclGroupStart", true);
   bind(c.groupEnd, "ncclGroupEnd", true);
   if (missing)  // left loaded, like every library opened here (see the destructor)
-    return HETCCL_STATUS(Code::SystemError, "%s is not an NCCL/RCCL library: it has no %s", nameOrPath.c_str(), missing);
+    return HETCCL_STATUS(Code::SystemError, "%s is not an NCCL/RCCL library: it has no %s", nameOrPath.c_str(),
+                         missing);
   // dlsym on the handle searches the library's dependencies too: hetccl's drop-in depends on
   // libhetccl, whose entry points no vendor library has.
   opened->isHetcclDropIn_ = dlsym(handle, "hetcclCommInitMPI") != nullptr;
@@ -117,10 +116,10 @@ Status VendorLibrary::check(int result, VendorComm comm, const char* call) const
 
 // Every call below enters the library inside a VendorCallScope.  Types and ops pass by value:
 // hetccl's are NCCL's.
-#define HETCCL_VENDOR_CALL(comm, call, name, ...)         \
-  do {                                                    \
-    VendorCallScope scope;                                \
-    return check(calls_->call(__VA_ARGS__), comm, name);  \
+#define HETCCL_VENDOR_CALL(comm, call, name, ...)        \
+  do {                                                   \
+    VendorCallScope scope;                               \
+    return check(calls_->call(__VA_ARGS__), comm, name); \
   } while (0)
 
 Status VendorLibrary::uniqueId(VendorUniqueId* id) { HETCCL_VENDOR_CALL(nullptr, getUniqueId, "ncclGetUniqueId", id); }
@@ -151,8 +150,8 @@ Status VendorLibrary::allGather(const void* send, void* recv, size_t sendCount, 
                                 StreamHandle stream) {
   HETCCL_VENDOR_CALL(comm, allGather, "ncclAllGather", send, recv, sendCount, int(type), comm, stream);
 }
-Status VendorLibrary::broadcast(const void* send, void* recv, size_t count, ElementType type, int root,
-                                VendorComm comm, StreamHandle stream) {
+Status VendorLibrary::broadcast(const void* send, void* recv, size_t count, ElementType type, int root, VendorComm comm,
+                                StreamHandle stream) {
   HETCCL_VENDOR_CALL(comm, broadcast, "ncclBroadcast", send, recv, count, int(type), root, comm, stream);
 }
 Status VendorLibrary::reduce(const void* send, void* recv, size_t count, ElementType type, ReduceOp op, int root,

@@ -44,14 +44,14 @@ class VendorLibrary {
 
   Status allReduce(const void* send, void* recv, size_t count, ElementType type, ReduceOp op, VendorComm comm,
                    StreamHandle stream);
-  Status reduceScatter(const void* send, void* recv, size_t recvCount, ElementType type, ReduceOp op,
-                       VendorComm comm, StreamHandle stream);
+  Status reduceScatter(const void* send, void* recv, size_t recvCount, ElementType type, ReduceOp op, VendorComm comm,
+                       StreamHandle stream);
   Status allGather(const void* send, void* recv, size_t sendCount, ElementType type, VendorComm comm,
                    StreamHandle stream);
   Status broadcast(const void* send, void* recv, size_t count, ElementType type, int root, VendorComm comm,
                    StreamHandle stream);
-  Status reduce(const void* send, void* recv, size_t count, ElementType type, ReduceOp op, int root,
-                VendorComm comm, StreamHandle stream);
+  Status reduce(const void* send, void* recv, size_t count, ElementType type, ReduceOp op, int root, VendorComm comm,
+                StreamHandle stream);
   Status send(const void* buffer, size_t bytes, int peer, VendorComm comm, StreamHandle stream);
   Status recv(void* buffer, size_t bytes, int peer, VendorComm comm, StreamHandle stream);
   Status groupStart();

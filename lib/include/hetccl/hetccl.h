@@ -9,9 +9,9 @@
 #ifndef HETCCL_HETCCL_H
 #define HETCCL_HETCCL_H
 
+#include <mpi.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <mpi.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -20,7 +20,7 @@ extern "C" {
 #define HETCCL_MAJOR 0
 #define HETCCL_MINOR 1
 #define HETCCL_PATCH 0
-#define HETCCL_VERSION(X, Y, Z) ((X) * 10000 + (Y) * 100 + (Z))
+#define HETCCL_VERSION(X, Y, Z) ((X)*10000 + (Y)*100 + (Z))
 #define HETCCL_VERSION_CODE HETCCL_VERSION(HETCCL_MAJOR, HETCCL_MINOR, HETCCL_PATCH)
 
 /* Opaque communicator handle. */
@@ -57,15 +57,20 @@ typedef enum {
 
 /* Element types: NCCL's values. */
 typedef enum {
-  hetcclInt8 = 0, hetcclChar = 0,
+  hetcclInt8 = 0,
+  hetcclChar = 0,
   hetcclUint8 = 1,
-  hetcclInt32 = 2, hetcclInt = 2,
+  hetcclInt32 = 2,
+  hetcclInt = 2,
   hetcclUint32 = 3,
   hetcclInt64 = 4,
   hetcclUint64 = 5,
-  hetcclFloat16 = 6, hetcclHalf = 6,
-  hetcclFloat32 = 7, hetcclFloat = 7,
-  hetcclFloat64 = 8, hetcclDouble = 8,
+  hetcclFloat16 = 6,
+  hetcclHalf = 6,
+  hetcclFloat32 = 7,
+  hetcclFloat = 7,
+  hetcclFloat64 = 8,
+  hetcclDouble = 8,
   hetcclBfloat16 = 9,
   hetcclNumTypes = 10
 } hetcclDataType_t;
@@ -75,18 +80,18 @@ typedef enum {
  * A NULL config pointer means all defaults. */
 #define HETCCL_CONFIG_UNDEF_INT INT32_MIN
 typedef struct {
-  size_t size;          /* sizeof(hetcclConfig_t), for ABI evolution */
-  unsigned int magic;   /* HETCCL_CONFIG_MAGIC */
-  int version;          /* HETCCL_VERSION_CODE of the header the caller compiled against */
-  int chunkBytes;       /* pipeline chunk size in bytes (HETCCL_CHUNK_BYTES) */
-  int pipelineDepth;    /* chunks in flight per operation (HETCCL_PIPELINE_DEPTH) */
-  const char* algorithm;/* "auto", "ring", ... (HETCCL_ALGO); NULL = undefined */
+  size_t size;           /* sizeof(hetcclConfig_t), for ABI evolution */
+  unsigned int magic;    /* HETCCL_CONFIG_MAGIC */
+  int version;           /* HETCCL_VERSION_CODE of the header the caller compiled against */
+  int chunkBytes;        /* pipeline chunk size in bytes (HETCCL_CHUNK_BYTES) */
+  int pipelineDepth;     /* chunks in flight per operation (HETCCL_PIPELINE_DEPTH) */
+  const char* algorithm; /* "auto", "ring", ... (HETCCL_ALGO); NULL = undefined */
 } hetcclConfig_t;
 #define HETCCL_CONFIG_MAGIC 0x48435431u
-#define HETCCL_CONFIG_INITIALIZER                                                     \
-  {                                                                                   \
-    sizeof(hetcclConfig_t), HETCCL_CONFIG_MAGIC, HETCCL_VERSION_CODE,                 \
-        HETCCL_CONFIG_UNDEF_INT, HETCCL_CONFIG_UNDEF_INT, NULL                        \
+#define HETCCL_CONFIG_INITIALIZER                                                              \
+  {                                                                                            \
+    sizeof(hetcclConfig_t), HETCCL_CONFIG_MAGIC, HETCCL_VERSION_CODE, HETCCL_CONFIG_UNDEF_INT, \
+        HETCCL_CONFIG_UNDEF_INT, NULL                                                          \
   }
 
 /* Library version as HETCCL_VERSION_CODE. */
@@ -138,28 +143,22 @@ hetcclResult_t hetcclStreamSynchronize(hetcclStream_t stream);
  * operation has completed, except on the native path (a single-island communicator whose
  * vendor library, NCCL or RCCL, takes the whole operation): there it returns once the
  * operation is enqueued, as NCCL's does (see README, "Stream semantics"). */
-hetcclResult_t hetcclAllReduce(const void* sendbuff, void* recvbuff, size_t count,
-                               hetcclDataType_t datatype, hetcclRedOp_t op, hetcclComm_t comm,
-                               hetcclStream_t stream);
-hetcclResult_t hetcclReduceScatter(const void* sendbuff, void* recvbuff, size_t recvcount,
-                                   hetcclDataType_t datatype, hetcclRedOp_t op,
-                                   hetcclComm_t comm, hetcclStream_t stream);
-hetcclResult_t hetcclAllGather(const void* sendbuff, void* recvbuff, size_t sendcount,
-                               hetcclDataType_t datatype, hetcclComm_t comm,
-                               hetcclStream_t stream);
-hetcclResult_t hetcclBroadcast(const void* sendbuff, void* recvbuff, size_t count,
-                               hetcclDataType_t datatype, int root, hetcclComm_t comm,
-                               hetcclStream_t stream);
-hetcclResult_t hetcclReduce(const void* sendbuff, void* recvbuff, size_t count,
-                            hetcclDataType_t datatype, hetcclRedOp_t op, int root,
-                            hetcclComm_t comm, hetcclStream_t stream);
-hetcclResult_t hetcclAlltoAll(const void* sendbuff, void* recvbuff, size_t count,
-                              hetcclDataType_t datatype, hetcclComm_t comm,
-                              hetcclStream_t stream);
-hetcclResult_t hetcclSend(const void* sendbuff, size_t count, hetcclDataType_t datatype,
-                          int peer, hetcclComm_t comm, hetcclStream_t stream);
-hetcclResult_t hetcclRecv(void* recvbuff, size_t count, hetcclDataType_t datatype, int peer,
-                          hetcclComm_t comm, hetcclStream_t stream);
+hetcclResult_t hetcclAllReduce(const void* sendbuff, void* recvbuff, size_t count, hetcclDataType_t datatype,
+                               hetcclRedOp_t op, hetcclComm_t comm, hetcclStream_t stream);
+hetcclResult_t hetcclReduceScatter(const void* sendbuff, void* recvbuff, size_t recvcount, hetcclDataType_t datatype,
+                                   hetcclRedOp_t op, hetcclComm_t comm, hetcclStream_t stream);
+hetcclResult_t hetcclAllGather(const void* sendbuff, void* recvbuff, size_t sendcount, hetcclDataType_t datatype,
+                               hetcclComm_t comm, hetcclStream_t stream);
+hetcclResult_t hetcclBroadcast(const void* sendbuff, void* recvbuff, size_t count, hetcclDataType_t datatype, int root,
+                               hetcclComm_t comm, hetcclStream_t stream);
+hetcclResult_t hetcclReduce(const void* sendbuff, void* recvbuff, size_t count, hetcclDataType_t datatype,
+                            hetcclRedOp_t op, int root, hetcclComm_t comm, hetcclStream_t stream);
+hetcclResult_t hetcclAlltoAll(const void* sendbuff, void* recvbuff, size_t count, hetcclDataType_t datatype,
+                              hetcclComm_t comm, hetcclStream_t stream);
+hetcclResult_t hetcclSend(const void* sendbuff, size_t count, hetcclDataType_t datatype, int peer, hetcclComm_t comm,
+                          hetcclStream_t stream);
+hetcclResult_t hetcclRecv(void* recvbuff, size_t count, hetcclDataType_t datatype, int peer, hetcclComm_t comm,
+                          hetcclStream_t stream);
 
 /* Group calls: operations issued between GroupStart and GroupEnd are validated at once and
  * run together at GroupEnd (all point-to-point operations of the group concurrently), as

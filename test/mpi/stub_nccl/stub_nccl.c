@@ -71,8 +71,9 @@ int ncclGetVersion(int* version) {
   return ok;
 }
 const char* ncclGetErrorString(int result) {
-  return result == ok ? "no error" : result == invalidArgument ? "invalid argument (the stub takes no float16, bfloat16 or avg)"
-                                                                 : "stub failure";
+  return result == ok                ? "no error"
+         : result == invalidArgument ? "invalid argument (the stub takes no float16, bfloat16 or avg)"
+                                     : "stub failure";
 }
 
 int ncclGetUniqueId(ncclUniqueId* id) {
@@ -151,8 +152,7 @@ int ncclAllReduce(const void* send, void* recv, size_t count, int type, int op, 
   return ok;
 }
 
-int ncclReduceScatter(const void* send, void* recv, size_t recvcount, int type, int op, ncclComm_t comm,
-                      void* stream) {
+int ncclReduceScatter(const void* send, void* recv, size_t recvcount, int type, int op, ncclComm_t comm, void* stream) {
   (void)stream;
   CHECK_TYPE_OP(type, op);
   /* NCCL's in-place form (recv inside send) has no MPI equivalent: reduce a copy. */
@@ -181,8 +181,7 @@ int ncclBroadcast(const void* send, void* recv, size_t count, int type, int root
   return ok;
 }
 
-int ncclReduce(const void* send, void* recv, size_t count, int type, int op, int root, ncclComm_t comm,
-               void* stream) {
+int ncclReduce(const void* send, void* recv, size_t count, int type, int op, int root, ncclComm_t comm, void* stream) {
   (void)stream;
   CHECK_TYPE_OP(type, op);
   const void* from = comm->rank == root && send == recv ? MPI_IN_PLACE : send;
