@@ -1,31 +1,23 @@
 // The vocabulary of hetccl-perf: collectives, element types and reduction operations, with
 // the names nccl-tests prints.  Kept free of MPI and of the hetccl header so the pure parts
-// (options, expected values, report) build and unit-test without either; the enum values
-// equal hetccl's (and so NCCL's), which the runner checks with static_asserts.
+// (options, expected values, report) build and unit-test without either; the element types
+// are the base layer's, whose values equal hetccl's (and so NCCL's), which the runner checks
+// with static_asserts.
 #pragma once
 
 #include <cstddef>
 #include <string>
 #include <vector>
 
+#include "base/element.h"
+
 namespace hetccl_perf {
 
 enum class Collective { AllReduce, AllGather, ReduceScatter, Broadcast, Reduce, AlltoAll, SendRecv };
 
-enum class DataType : int {
-  Int8 = 0,
-  Uint8 = 1,
-  Int32 = 2,
-  Uint32 = 3,
-  Int64 = 4,
-  Uint64 = 5,
-  Float16 = 6,
-  Float32 = 7,
-  Float64 = 8,
-  Bfloat16 = 9,
-};
-
-enum class RedOp : int { Sum = 0, Prod = 1, Max = 2, Min = 3, Avg = 4 };
+// The library's own element types and operations (lib/base), whose values are NCCL's.
+using DataType = hetccl::ElementType;
+using RedOp = hetccl::ReduceOp;
 
 const char* collectiveName(Collective c);
 bool parseCollective(const std::string& name, Collective* out);
