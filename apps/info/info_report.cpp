@@ -63,7 +63,7 @@ EffectiveSettings describeSettings(const hetccl::CommunicatorDescription& comm) 
   for (const hetccl::EffectiveSetting& setting : hetccl::effectiveSettings(comm.settings))
     s.variables.push_back({setting.name, setting.value, hetccl::settingSourceName(setting.source)});
   s.chunkBytes = comm.settings.chunkBytes;
-  s.chunkTuned = !comm.settings.chunkBytesSet;
+  s.chunkTuned = !comm.settings.chunkBytesSet();
   s.pipelineDepth = comm.settings.pipelineDepth;
   s.algorithm = hetccl::algorithmSettingName(comm.settings);
   const std::string& kind = comm.deviceKind;

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "core/settings.h"
 #include "sim/cluster_description.h"
 #include "sim/report.h"
 #include "sim/sim_options.h"
@@ -36,17 +37,18 @@ int run(int argc, const char* const* argv) {
     std::cerr << options.clusterPath << ": " << descriptionError.describe() << "\n";
     return kBadInput;
   }
-  // The library's own settings (HETCCL_ALGO, ...), then the command line's overrides.
+  // What the library's tuner would be told (HETCCL_ALGO, ...), then the command line's overrides.
   hetccl::Settings settings;
   if (hetccl::Status status = hetccl::loadSettings(nullptr, &settings); !status.isOk()) {
     std::cerr << "hetccl-sim: " << status.message() << "\n";
     return kBadInput;
   }
+  hetccl::TunerSettings tuning = hetccl::tunerSettings(settings);
   if (options.chunkBytes > 0) {
-    settings.chunkBytes = options.chunkBytes;
-    settings.chunkBytesSet = true;
+    tuning.chunkBytes = options.chunkBytes;
+    tuning.chunkBytesSet = true;
   }
-  if (options.pipelineDepth > 0) settings.pipelineDepth = options.pipelineDepth;
+  if (options.pipelineDepth > 0) tuning.pipelineDepth = options.pipelineDepth;
 
   ReportContext context;
   const hetccl::TopologyView topology = topologyOf(cluster);
@@ -54,15 +56,14 @@ int run(int argc, const char* const* argv) {
   context.cluster = &cluster;
   context.topology = &topology;
   context.costs = costParametersOf(cluster);
-  context.settings = settings;
+  context.tuning = tuning;
   // A forced algorithm the islands cannot run fails communicator creation in the library.
-  if (hetccl::Status status = hetccl::Tuner(topology, context.costs, hetccl::tunerSettings(settings)).validate();
-      !status.isOk()) {
+  if (hetccl::Status status = hetccl::Tuner(topology, context.costs, tuning).validate(); !status.isOk()) {
     std::cerr << "hetccl-sim: " << status.message() << "\n";
     return kBadInput;
   }
   std::vector<SizePrediction> rows =
-      predictSweep(topology, context.costs, settings, options.collective, options.elementSize, sizeSweep(options));
+      predictSweep(topology, context.costs, tuning, options.collective, options.elementSize, sizeSweep(options));
   if (options.json)
     printJson(std::cout, context, rows);
   else

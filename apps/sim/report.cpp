@@ -34,8 +34,8 @@ hetccl_apps::Json predictionJson(const hetccl::TuningChoice& choice, double busB
                            {"busbw_gbps", predicted(busBandwidth / 1e9)}};
 }
 
-std::string chunkSetting(const hetccl::Settings& settings) {
-  return settings.chunkBytesSet ? byteLabel(settings.chunkBytes) : "tuner's choice";
+std::string chunkSetting(const hetccl::TunerSettings& tuning) {
+  return tuning.chunkBytesSet ? byteLabel(tuning.chunkBytes) : "tuner's choice";
 }
 
 }  // namespace
@@ -54,8 +54,8 @@ void printTable(std::ostream& out, const ReportContext& context, const std::vect
       << describeLink(c.interIsland) << format(", reduce %.4g GB/s", 1 / c.gamma / 1e9)
       << format(", copy %.4g GB/s, step overhead %.3g us\n", 1 / c.copyBeta / 1e9, c.stepOverhead * 1e6);
   out << "# " << hetccl::collectiveName(context.options->collective) << ", " << context.options->typeName
-      << ", algorithm " << hetccl::algorithmSettingName(context.settings) << ", chunk "
-      << chunkSetting(context.settings) << ", depth " << context.settings.pipelineDepth
+      << ", algorithm " << (context.tuning.forced ? hetccl::algorithmName(*context.tuning.forced) : "auto")
+      << ", chunk " << chunkSetting(context.tuning) << ", depth " << context.tuning.pipelineDepth
       << "; time in us, busbw in GB/s\n";
   // Algorithm names over their two columns; "-" where the algorithm cannot run.
   out << "#" << std::string(23, ' ');
@@ -117,7 +117,7 @@ void printJson(std::ostream& out, const ReportContext& context, const std::vecto
                       {"cost_model", costModel},
                       {"collective", hetccl::collectiveName(context.options->collective)},
                       {"type", context.options->typeName},
-                      {"pipeline_depth", context.settings.pipelineDepth},
+                      {"pipeline_depth", context.tuning.pipelineDepth},
                       {"results", results}};
   out << hetccl_apps::formatJson(document);
 }

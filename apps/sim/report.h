@@ -17,7 +17,7 @@ struct ReportContext {
   const ClusterDescription* cluster = nullptr;
   const hetccl::TopologyView* topology = nullptr;
   hetccl::CostParameters costs;
-  hetccl::Settings settings;
+  hetccl::TunerSettings tuning;  // the library's settings with the command line's overrides
 };
 
 void printTable(std::ostream& out, const ReportContext& context, const std::vector<SizePrediction>& rows);

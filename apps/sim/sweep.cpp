@@ -26,9 +26,9 @@ hetccl_perf::Collective perfCollective(hetccl::Collective collective) {
 }
 
 std::vector<SizePrediction> predictSweep(const hetccl::TopologyView& topology, const hetccl::CostParameters& costs,
-                                         const hetccl::Settings& settings, hetccl::Collective collective,
+                                         const hetccl::TunerSettings& tuning, hetccl::Collective collective,
                                          size_t elementSize, const std::vector<size_t>& sizes) {
-  hetccl::Tuner tuner(topology, costs, hetccl::tunerSettings(settings));
+  hetccl::Tuner tuner(topology, costs, tuning);
   const size_t ranksPerCount = countIsPerRank(collective) ? static_cast<size_t>(topology.nranks) : 1;
   const double factor = hetccl_perf::busBandwidthFactor(perfCollective(collective), topology.nranks);
   std::vector<SizePrediction> rows;

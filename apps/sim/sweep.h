@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "algorithms/tuner.h"
-#include "core/settings.h"
 #include "perf/perf_types.h"
 
 namespace hetccl_sim {
@@ -33,7 +32,7 @@ hetccl_perf::Collective perfCollective(hetccl::Collective collective);
 
 // One row per size; sizes whose count rounds to that of the previous row are dropped.
 std::vector<SizePrediction> predictSweep(const hetccl::TopologyView& topology, const hetccl::CostParameters& costs,
-                                         const hetccl::Settings& settings, hetccl::Collective collective,
+                                         const hetccl::TunerSettings& tuning, hetccl::Collective collective,
                                          size_t elementSize, const std::vector<size_t>& sizes);
 
 }  // namespace hetccl_sim

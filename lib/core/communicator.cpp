@@ -88,7 +88,7 @@ Status createCommunicator(MPI_Comm userComm, const hetcclConfig_t* config, hetcc
       static_cast<void*>(comm.get()), comm->rank, comm->nranks, device->description().c_str(),
       c.topology.ranks[comm->rank].vendor, c.topology.view.islandOf[comm->rank], c.topology.view.islandCount(),
       c.topology.view.describe().c_str(), algorithmSettingName(settings).c_str(), settings.chunkBytes,
-      settings.chunkBytesSet ? "" : " (tuned)", settings.pipelineDepth, c.links.source.c_str(),
+      settings.chunkBytesSet() ? "" : " (tuned)", settings.pipelineDepth, c.links.source.c_str(),
       c.transportName[kIntraIsland].c_str(), c.transportName[kInterIsland].c_str(),
       c.islandLibrary ? c.islandLibrary->describe().c_str() : "none");
   {

@@ -40,7 +40,6 @@ Status checkDepth(long long depth, const char* source) {
 Status applyEnvironment(Settings* s) {
   HETCCL_TRY(readByteSize(SettingId::ChunkBytes, &s->chunkBytes));
   s->chunkBytesSource = settingSource(SettingId::ChunkBytes);
-  s->chunkBytesSet = s->chunkBytesSource != SettingSource::Default;
   long long depth = s->pipelineDepth;
   HETCCL_TRY(readInteger(SettingId::PipelineDepth, &depth));
   s->pipelineDepth = static_cast<int>(depth);
@@ -64,7 +63,6 @@ Status applyConfig(const hetcclConfig_t& config, Settings* s) {
     if (config.chunkBytes < 1)
       return HETCCL_STATUS(Code::InvalidArgument, "config.chunkBytes=%d must be positive", config.chunkBytes);
     s->chunkBytes = static_cast<size_t>(config.chunkBytes);
-    s->chunkBytesSet = true;
     s->chunkBytesSource = SettingSource::Config;
   }
   if (config.pipelineDepth != HETCCL_CONFIG_UNDEF_INT) {
@@ -117,7 +115,7 @@ TunerSettings tunerSettings(const Settings& settings) {
   tuning.forced = settings.algorithm;
   tuning.forcedBy = settings.algorithmSource == SettingSource::Config ? "config.algorithm" : "HETCCL_ALGO";
   tuning.chunkBytes = settings.chunkBytes;
-  tuning.chunkBytesSet = settings.chunkBytesSet;
+  tuning.chunkBytesSet = settings.chunkBytesSet();
   tuning.pipelineDepth = settings.pipelineDepth;
   return tuning;
 }
@@ -129,7 +127,7 @@ std::vector<EffectiveSetting> effectiveSettings(const Settings& settings) {
     EffectiveSetting setting{spec.name, effectiveSettingText(spec.id), settingSource(spec.id)};
     // Those a config can override: what the communicator runs with.
     if (spec.id == SettingId::ChunkBytes) {
-      setting.value = std::to_string(settings.chunkBytes) + (settings.chunkBytesSet ? "" : " (tuned per operation)");
+      setting.value = std::to_string(settings.chunkBytes) + (settings.chunkBytesSet() ? "" : " (tuned per operation)");
       setting.source = settings.chunkBytesSource;
     } else if (spec.id == SettingId::PipelineDepth) {
       setting.value = std::to_string(settings.pipelineDepth);

@@ -34,7 +34,6 @@ struct Settings {
   // a 4-deep pipeline's staging within a few MiB per communicator.  (The table's defaults;
   // a unit test keeps these in step with it.)
   size_t chunkBytes = size_t{1} << 20;
-  bool chunkBytesSet = false;  // set by the user: the tuner keeps it instead of choosing
   int pipelineDepth = 4;
   std::optional<Algorithm> algorithm;  // forced by HETCCL_ALGO or the config; empty: auto
   // Where the settings a config can override came from (hetccl-info, error messages).
@@ -48,6 +47,9 @@ struct Settings {
   IslandLibraryChoice islandLibrary;
   // Testing knob: split messages above this many bytes (as the transport does above INT_MAX).
   size_t maxMessageBytes = size_t{1} << 30;
+
+  // Set by the user (environment or config): the tuner keeps it instead of choosing.
+  bool chunkBytesSet() const { return chunkBytesSource != SettingSource::Default; }
 };
 
 // HETCCL_ALGO's accepted values: "auto" (value -1: the tuner chooses), then every algorithm

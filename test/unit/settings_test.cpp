@@ -259,7 +259,7 @@ TEST_F(SettingsTest, DefaultsWithoutEnvironment) {
   Settings s;
   ASSERT_TRUE(loadSettings(nullptr, &s).isOk());
   EXPECT_EQ(s.chunkBytes, size_t{1} << 20);
-  EXPECT_FALSE(s.chunkBytesSet);
+  EXPECT_FALSE(s.chunkBytesSet());
   EXPECT_EQ(s.pipelineDepth, 4);
   EXPECT_FALSE(s.algorithm.has_value());
   EXPECT_EQ(algorithmSettingName(s), "auto");
@@ -289,7 +289,7 @@ TEST_F(SettingsTest, EnvironmentOverridesDefaultsAndConfigOverridesEnvironment) 
   Settings s;
   ASSERT_TRUE(loadSettings(nullptr, &s).isOk());
   EXPECT_EQ(s.chunkBytes, 64u << 10);
-  EXPECT_TRUE(s.chunkBytesSet);
+  EXPECT_TRUE(s.chunkBytesSet());
   EXPECT_EQ(s.pipelineDepth, 7);
   EXPECT_EQ(s.algorithm, Algorithm::Ring);
   EXPECT_EQ(s.staging, StagingMode::Force);

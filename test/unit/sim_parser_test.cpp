@@ -242,7 +242,7 @@ TEST(SimSweep, PicksFollowTheCostFormulas) {
   const hetccl::CostParameters costs = costParametersOf(cluster);
   const size_t large = size_t{64} << 20;
   const std::vector<SizePrediction> rows =
-      predictSweep(topology, costs, hetccl::Settings{}, hetccl::Collective::AllReduce, 4, {256, large});
+      predictSweep(topology, costs, hetccl::TunerSettings{}, hetccl::Collective::AllReduce, 4, {256, large});
   ASSERT_EQ(rows.size(), 2u);
   const double networkLatency = 20e-6, networkSecondsPerByte = 1 / 1e9;
 
@@ -275,8 +275,8 @@ TEST(SimSweep, PickIsTheFastestApplicableAlgorithm) {
   DescriptionError error;
   ASSERT_TRUE(parse(kMixedCluster, &cluster, &error));
   const std::vector<SizePrediction> rows =
-      predictSweep(topologyOf(cluster), costParametersOf(cluster), hetccl::Settings{}, hetccl::Collective::AllReduce, 4,
-                   {1024, size_t{1} << 20, size_t{64} << 20});
+      predictSweep(topologyOf(cluster), costParametersOf(cluster), hetccl::TunerSettings{},
+                   hetccl::Collective::AllReduce, 4, {1024, size_t{1} << 20, size_t{64} << 20});
   ASSERT_EQ(rows.size(), 3u);
   for (const SizePrediction& row : rows) {
     expectPickIsFastest(row);
@@ -323,12 +323,12 @@ TEST(SimSweep, CollectivesMapToHetcclPerfs) {
 TEST(SimSweep, CountsAndBusFactorsFollowNcclTests) {
   const hetccl::TopologyView topology = hetccl::TopologyView::fromIslandIds({0, 0, 1, 1});
   // Bus bandwidth = bytes / time x 2(p-1)/p for all-reduce (1.5 on 4 ranks).
-  const SizePrediction allReduce =
-      predictSweep(topology, hetccl::CostParameters{}, hetccl::Settings{}, hetccl::Collective::AllReduce, 4, {4096})
-          .at(0);
+  const SizePrediction allReduce = predictSweep(topology, hetccl::CostParameters{}, hetccl::TunerSettings{},
+                                                hetccl::Collective::AllReduce, 4, {4096})
+                                       .at(0);
   EXPECT_DOUBLE_EQ(allReduce.pickBusBandwidth, 4096 / allReduce.pick.predictedSeconds * 1.5);
   // All-gather's count is per rank; tiny sizes round up to one element and repeat rows drop.
-  std::vector<SizePrediction> rows = predictSweep(topology, hetccl::CostParameters{}, hetccl::Settings{},
+  std::vector<SizePrediction> rows = predictSweep(topology, hetccl::CostParameters{}, hetccl::TunerSettings{},
                                                   hetccl::Collective::AllGather, 4, {4, 8, 16, 64});
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0].count, 1u);
