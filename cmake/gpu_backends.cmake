@@ -15,12 +15,14 @@ set(HETCCL_WITH_HIP AUTO CACHE STRING "Build the HIP device module (AUTO, ON, OF
 set_property(CACHE HETCCL_WITH_HIP PROPERTY STRINGS AUTO ON OFF)
 
 # What every backend module links besides its runtime: the base layer (Status, element names,
-# settings) and the device choice; not taken from libhetccl, which exports only the C API.
+# settings), the Device interface's defaults and the device choice; not taken from libhetccl,
+# which exports only the C API.
 function(hetccl_add_gpu_common)
   if(TARGET hetccl_gpu_common)
     return()
   endif()
   add_library(hetccl_gpu_common STATIC
+    ${PROJECT_SOURCE_DIR}/lib/device/device.cpp
     ${PROJECT_SOURCE_DIR}/lib/device/gpu/device_index.cpp)
   set_target_properties(hetccl_gpu_common PROPERTIES
     POSITION_INDEPENDENT_CODE ON CXX_VISIBILITY_PRESET hidden)

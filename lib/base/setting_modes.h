@@ -18,4 +18,10 @@ enum class DeviceRequest : int { Auto, Host, Cuda, Hip };
 // HETCCL_GPU_AWARE_MPI: ask MPI (Detect), or override its answer.
 enum class GpuAwareMpiOverride : int { Detect, No, Yes };
 
+// HETCCL_PROGRESS: who runs a communicator's operations.  Thread: a progress thread, and calls
+// return once the operation is enqueued; Caller: the calling thread, and calls return when it
+// has completed; Auto: Thread when MPI gives MPI_THREAD_MULTIPLE and the device's streams can
+// wait for the host, else Caller.
+enum class ProgressMode : int { Auto, Thread, Caller };
+
 }  // namespace hetccl

@@ -29,6 +29,9 @@ enum class SettingId : int {
   EmulateNodes,
   EmulateLinks,
   TransportMaxMessageBytes,
+  Progress,
+  InlineBytes,
+  QueueDepth,
   // Exported by launchers, read to pick a GPU: Open MPI, Slurm, MPICH/Intel MPI (Hydra), MVAPICH.
   OmpiLocalRank,
   SlurmLocalId,

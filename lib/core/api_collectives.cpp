@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "core/api_support.h"
+#include "core/dispatch.h"
 #include "core/group.h"
 
 namespace hetccl {

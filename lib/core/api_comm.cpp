@@ -59,7 +59,7 @@ hetcclResult_t hetcclCommGetAsyncError(hetcclComm_t comm, hetcclResult_t* asyncE
     hetccl::Status vendor = comm->connection.islandLibrary->asyncError();
     if (!vendor.isOk()) comm->poisoned = vendor;
   }
-  *asyncError = static_cast<hetcclResult_t>(comm->poisoned.code());
+  *asyncError = static_cast<hetcclResult_t>(hetccl::communicatorFailure(*comm).code());
   return hetcclSuccess;
 }
 

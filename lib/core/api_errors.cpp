@@ -27,9 +27,10 @@ Status checkCommunicator(const hetcclComm* comm) {
   if (!isLiveCommunicator(comm))
     return HETCCL_STATUS(Code::InvalidArgument, "comm %p is not a live communicator (destroyed or never created)",
                          static_cast<const void*>(comm));
-  if (!comm->poisoned.isOk())
-    return Status(comm->poisoned.code(), "communicator unusable after an earlier failure (" + comm->poisoned.message() +
-                                             "); abort and re-create it");
+  const Status failure = communicatorFailure(*comm);
+  if (!failure.isOk())
+    return Status(failure.code(),
+                  "communicator unusable after an earlier failure (" + failure.message() + "); abort and re-create it");
   return Status::ok();
 }
 

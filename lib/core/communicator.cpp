@@ -9,6 +9,7 @@
 #include "algorithms/algorithm.h"
 #include "base/log.h"
 #include "core/process_device.h"
+#include "core/progress_mode.h"
 
 namespace hetccl {
 
@@ -20,28 +21,6 @@ std::mutex registryLock;
 std::unordered_set<const hetcclComm*>& registry() {
   static std::unordered_set<const hetcclComm*> live;
   return live;
-}
-
-// Tags 1..kMaxPipelineDepth carry point-to-point groups, which only the ranks involved run
-// (so they cannot share the collectives' sequence); collectives cycle through the rest.
-int pointToPointTagBase() { return 1; }
-int collectiveTagBase(const hetcclComm& comm, uint32_t sequence) {
-  int blocks = std::max(1, comm.connection.transport->maxTag() / kMaxPipelineDepth - 1);
-  return 1 + kMaxPipelineDepth * (1 + static_cast<int>(sequence % static_cast<uint32_t>(blocks)));
-}
-
-ExecutionSettings executionSettings(const hetcclComm& comm) {
-  return ExecutionSettings{comm.settings.chunkBytes, comm.settings.pipelineDepth};
-}
-
-bool isInPlace(const CollectiveCall& call, int rank, size_t elementBytes) {
-  const char* send = static_cast<const char*>(call.sendbuff);
-  const char* recv = static_cast<const char*>(call.recvbuff);
-  switch (call.collective) {
-    case Collective::ReduceScatter: return recv == send + rank * call.count * elementBytes;
-    case Collective::AllGather: return send == recv + rank * call.count * elementBytes;
-    default: return send == recv;
-  }
 }
 
 }  // namespace
@@ -78,19 +57,31 @@ Status createCommunicator(MPI_Comm userComm, const hetcclConfig_t* config, hetcc
     MPI_Comm_free(&comm->mpiComm);
     return status;
   }
+  if (status.isOk()) status = startProgressEngine(settings, *device, &comm->engine, &comm->progressDescription);
+  if (status.isOk() && device->hasInlineStreams() && settings.inlineBytes > 0)
+    status = device->createInlineStream(&comm->inlineStream);
+  if (!status.isOk()) {
+    if (comm->stream) (void)device->destroyStream(comm->stream);
+    abandon(c);
+    MPI_Comm_free(&comm->mpiComm);
+    return status;
+  }
   comm->executor = std::make_unique<Executor>(*device, *c.transport, comm->stream);
   comm->executor->setIslandCollectives(c.islandLibrary.get());
+  comm->executor->setAbortFlag(&comm->engine->abortRequested());
+  if (comm->inlineStream) comm->inlineExecutor = std::make_unique<Executor>(*device, *c.transport, comm->inlineStream);
   comm->scratch = std::make_unique<DeviceBuffer>(*device);
   HETCCL_INFO(
       "comm %p rank %d nranks %d: device %s, vendor %s, island %d of %d (%s), algorithm %s, "
       "chunk %zu B%s, pipeline depth %d, link parameters from %s, transport intra %s inter %s, "
-      "island library %s",
+      "island library %s, operations run by the %s, inline up to %zu B",
       static_cast<void*>(comm.get()), comm->rank, comm->nranks, device->description().c_str(),
       c.topology.ranks[comm->rank].vendor, c.topology.view.islandOf[comm->rank], c.topology.view.islandCount(),
       c.topology.view.describe().c_str(), algorithmSettingName(settings).c_str(), settings.chunkBytes,
       settings.chunkBytesSet() ? "" : " (tuned)", settings.pipelineDepth, c.links.source.c_str(),
       c.transportName[kIntraIsland].c_str(), c.transportName[kInterIsland].c_str(),
-      c.islandLibrary ? c.islandLibrary->describe().c_str() : "none");
+      c.islandLibrary ? c.islandLibrary->describe().c_str() : "none", comm->progressDescription.c_str(),
+      comm->inlineExecutor ? settings.inlineBytes : size_t{0});
   {
     std::lock_guard<std::mutex> guard(registryLock);
     registry().insert(comm.get());
@@ -104,14 +95,20 @@ void destroyCommunicator(hetcclComm* comm, bool abort) {
     std::lock_guard<std::mutex> guard(registryLock);
     registry().erase(comm);
   }
+  // The engine first: its thread uses everything below.  Destroying it lets queued operations
+  // finish, unless aborted.
+  if (abort) comm->engine->abort();
+  comm->engine.reset();
   if (!abort) (void)comm->device->synchronizeStream(comm->stream);
   Connection& c = comm->connection;
   if (c.islandLibrary) c.islandLibrary->close(abort);
   c.islandLibrary.reset();
   comm->executor.reset();
+  comm->inlineExecutor.reset();
   c.transport.reset();
   comm->scratch.reset();
   if (comm->stream) (void)comm->device->destroyStream(comm->stream);
+  if (comm->inlineStream) (void)comm->device->destroyStream(comm->inlineStream);
   if (comm->mpiComm != MPI_COMM_NULL) MPI_Comm_free(&comm->mpiComm);
   delete comm;
 }
@@ -121,88 +118,9 @@ bool isLiveCommunicator(const hetcclComm* comm) {
   return registry().count(comm) != 0;
 }
 
-// Whether a communicator that is one island with a vendor library hands its calls to it:
-// unless the user forced one of hetccl's own algorithms.
-bool takesNativePath(const hetcclComm& comm) {
-  return comm.connection.islandLibrary && comm.connection.topology.view.islandCount() == 1 &&
-         (!comm.settings.algorithm || *comm.settings.algorithm == Algorithm::Native);
-}
-
-bool hasIslandSteps(const RankPlan& plan) {
-  return std::any_of(plan.steps.begin(), plan.steps.end(), [](const Step& step) { return isIslandStep(step); });
-}
-
-// Calls block the host until the operation has completed: the transport's progress is
-// driven by this thread (MPI has no progress thread we could rely on), so the caller's
-// stream is drained first (work enqueued before the call is seen) and the result is in place
-// when the call returns (work enqueued after it sees the result).  The native path is the
-// exception: the vendor library enqueues on the caller's stream and returns, as NCCL does.
-Status runCollective(hetcclComm& comm, const CollectiveCall& call) {
-  const size_t elementBytes = elementSize(call.type);
-  const bool inPlace = isInPlace(call, comm.rank, elementBytes);
-  IslandLibrary* island = comm.connection.islandLibrary.get();
-  if (takesNativePath(comm) && island->takesWhole(call, inPlace)) {
-    comm.lastAlgorithm = "native:" + island->shortName();
-    HETCCL_TRACE("%s count %zu %s %s root %d: native, by %s", collectiveName(call.collective), call.count,
-                 elementTypeName(call.type), reduceOpName(call.op), call.root, island->describe().c_str());
-    return island->runWhole(call);
-  }
-  HETCCL_TRY(comm.device->synchronizeStream(call.stream));
-  PlanRequest request;
-  request.collective = call.collective;
-  request.count = call.count;
-  request.nranks = comm.nranks;
-  request.root = call.root;
-  request.inPlace = inPlace;
-  request.average = call.op == ReduceOp::Avg;
-  request.topology = &comm.connection.topology.view;
-  request.vendorIslandSteps = vendorReducesAsHetccl(call.type, call.op);
-  TuningChoice choice = comm.connection.tuner.choose(request, elementBytes);
-  RankPlan plan = buildPlan(choice.algorithm, request, comm.rank);
-  comm.lastAlgorithm = plan.algorithm;
-  if (hasIslandSteps(plan)) comm.lastAlgorithm += "+" + island->shortName();
-  HETCCL_TRACE("%s count %zu %s %s root %d: %s, chunk %zu, predicted %.1f us: %s", collectiveName(call.collective),
-               call.count, elementTypeName(call.type), reduceOpName(call.op), call.root,
-               algorithmName(choice.algorithm), choice.chunkBytes, choice.predictedSeconds * 1e6,
-               describePlan(plan).c_str());
-  HETCCL_TRY(comm.scratch->ensure(plan.scratchCount * elementBytes));
-  PlanBuffers buffers{const_cast<char*>(static_cast<const char*>(call.sendbuff)), static_cast<char*>(call.recvbuff),
-                      comm.scratch->data()};
-  const int tagBase = collectiveTagBase(comm, comm.collectiveSequence++);
-  ExecutionSettings execution = executionSettings(comm);
-  execution.chunkBytes = choice.chunkBytes;
-  return comm.executor->run(plan, buffers, call.type, call.op, tagBase, execution);
-}
-
-Status runPointToPoint(hetcclComm& comm, const std::vector<PointToPointCall>& calls) {
-  if (takesNativePath(comm)) {
-    IslandLibrary& island = *comm.connection.islandLibrary;
-    comm.lastAlgorithm = "native:" + island.shortName();
-    return island.runPointToPoint(calls);
-  }
-  std::vector<PointToPoint> operations;
-  PlanBuffers buffers(kFirstUserBuffer, nullptr);
-  auto overlaps = [](const PointToPointCall& a, const PointToPointCall& b) {
-    const char* x = static_cast<const char*>(a.buffer);
-    const char* y = static_cast<const char*>(b.buffer);
-    return a.bytes > 0 && b.bytes > 0 && x < y + b.bytes && y < x + a.bytes;
-  };
-  for (const PointToPointCall& call : calls) {
-    HETCCL_TRY(comm.device->synchronizeStream(call.stream));
-    bool stage = false;
-    if (call.isSend)
-      for (const PointToPointCall& other : calls)
-        if (!other.isSend && overlaps(call, other)) stage = true;
-    operations.push_back(PointToPoint{call.isSend, call.peer, call.bytes, stage});
-    buffers.push_back(static_cast<char*>(call.buffer));
-  }
-  RankPlan plan = buildPointToPointPlan(operations, comm.rank, comm.nranks);
-  HETCCL_TRY(comm.scratch->ensure(plan.scratchCount));
-  buffers[kScratchBuffer] = comm.scratch->data();
-  comm.lastAlgorithm = plan.algorithm;
-  HETCCL_TRACE("point-to-point group: %s", describePlan(plan).c_str());
-  return comm.executor->run(plan, buffers, ElementType::Uint8, ReduceOp::Sum, pointToPointTagBase(),
-                            executionSettings(comm));
+Status communicatorFailure(const hetcclComm& comm) {
+  if (!comm.poisoned.isOk()) return comm.poisoned;
+  return comm.engine ? comm.engine->asyncError() : Status::ok();
 }
 
 }  // namespace hetccl

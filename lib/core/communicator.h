@@ -1,6 +1,7 @@
 // The communicator: one rank's view of a hetccl job.  It owns a private duplicate of the
-// user's MPI communicator, the transport over it, the executor and its scratch memory, and
-// turns each collective call into a plan that the executor runs.
+// user's MPI communicator, the transport over it, the executors and their scratch memory, the
+// plans it has built and the progress engine that runs them (dispatch.h says which call goes
+// where).
 #pragma once
 
 #include <mpi.h>
@@ -13,10 +14,12 @@
 #include "algorithms/p2p_plan.h"
 #include "base/status.h"
 #include "core/connection.h"
+#include "core/plan_cache.h"
 #include "core/settings.h"
 #include "device/device.h"
 #include "runtime/device_buffer.h"
 #include "runtime/executor.h"
+#include "runtime/progress_engine.h"
 
 namespace hetccl {
 
@@ -54,8 +57,15 @@ struct hetcclComm {
   hetccl::StreamHandle stream = nullptr;  // hetccl's own stream on the device
   // Topology, islands, link costs, tuner, transports, island library: built at creation.
   hetccl::Connection connection;
-  std::unique_ptr<hetccl::Executor> executor;
+  std::unique_ptr<hetccl::Executor> executor;  // the engine's, on `stream`
+  // The inline path's (dispatch.h): on a stream that runs work on the calling thread; null
+  // when the device has no such streams or HETCCL_INLINE_BYTES=0.
+  hetccl::StreamHandle inlineStream = nullptr;
+  std::unique_ptr<hetccl::Executor> inlineExecutor;
   std::unique_ptr<hetccl::DeviceBuffer> scratch;  // the plans' scratch buffer, made with the executor
+  std::unique_ptr<hetccl::ProgressEngine> engine;
+  std::string progressDescription;  // who runs operations and why (hetccl-info)
+  hetccl::PlanCache plans;          // used on the calling thread only
   uint32_t collectiveSequence = 0;
   std::string lastAlgorithm = "none";
   std::string lastError;
@@ -66,12 +76,13 @@ struct hetcclComm {
 namespace hetccl {
 
 Status createCommunicator(MPI_Comm userComm, const hetcclConfig_t* config, hetcclComm** comm);
-// Frees everything; `abort` skips waiting for the device.
+// Frees everything once queued operations have finished; `abort` skips them and does not wait
+// for the device.
 void destroyCommunicator(hetcclComm* comm, bool abort);
 // True while `comm` is a communicator created and not yet destroyed in this process.
 bool isLiveCommunicator(const hetcclComm* comm);
-
-Status runCollective(hetcclComm& comm, const CollectiveCall& call);
-Status runPointToPoint(hetcclComm& comm, const std::vector<PointToPointCall>& calls);
+// What made the communicator unusable (an earlier call's failure, or a queued operation's),
+// or ok.
+Status communicatorFailure(const hetcclComm& comm);
 
 }  // namespace hetccl

@@ -4,6 +4,8 @@
 #include <map>
 #include <vector>
 
+#include "core/dispatch.h"
+
 namespace hetccl {
 
 namespace {

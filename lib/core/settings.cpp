@@ -52,6 +52,11 @@ Status applyEnvironment(Settings* s) {
   HETCCL_TRY(readEnum(SettingId::GpuAwareMpi, &s->gpuAwareMpi));
   s->islandLibrary = islandLibraryChoice(readText(SettingId::IslandLibrary));
   HETCCL_TRY(readByteSize(SettingId::TransportMaxMessageBytes, &s->maxMessageBytes));
+  HETCCL_TRY(readEnum(SettingId::Progress, &s->progress));
+  HETCCL_TRY(readByteSize(SettingId::InlineBytes, &s->inlineBytes));
+  long long queueDepth = s->queueDepth;
+  HETCCL_TRY(readInteger(SettingId::QueueDepth, &queueDepth));
+  s->queueDepth = static_cast<int>(queueDepth);
   return Status::ok();
 }
 

@@ -47,6 +47,10 @@ struct Settings {
   IslandLibraryChoice islandLibrary;
   // Testing knob: split messages above this many bytes (as the transport does above INT_MAX).
   size_t maxMessageBytes = size_t{1} << 30;
+  ProgressMode progress = ProgressMode::Auto;
+  // Collectives up to this size may run on the calling thread (core/inline_path.h); 0: never.
+  size_t inlineBytes = size_t{64} << 10;
+  int queueDepth = 1024;
 
   // Set by the user (environment or config): the tuner keeps it instead of choosing.
   bool chunkBytesSet() const { return chunkBytesSource != SettingSource::Default; }

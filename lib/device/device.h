@@ -26,6 +26,23 @@ class DeviceEvent {
   virtual Status synchronize() = 0;
 };
 
+// A 64-bit counter in memory that the host writes and the device reads: how the progress engine
+// tells a caller's stream that an operation has finished.  The engine raises it to the
+// operation's sequence number; a stream told to wait for value v runs on once it is >= v.  It
+// only grows, so one flag serves every operation of a communicator, in order, and 64 bits
+// never wrap.
+class StreamFlag {
+ public:
+  virtual ~StreamFlag() = default;
+  // Sets the counter to `value` (callers never lower it) and releases the streams waiting for
+  // it.  Thread-safe; never blocks on the device.
+  virtual void raise(uint64_t value) = 0;
+  // The counter now.  A device may hand out a used flag again (a stream may still be about to
+  // read a flag whose owner is gone, so GPU flags are recycled, never freed): its next owner
+  // counts on from here.
+  virtual uint64_t value() const = 0;
+};
+
 enum class DeviceKind { Host, Cuda, Hip };
 const char* deviceKindName(DeviceKind kind);
 
@@ -57,6 +74,22 @@ class Device {
   virtual Status recordEvent(StreamHandle stream, std::unique_ptr<DeviceEvent>* event) = 0;
   // Makes `stream` wait for `event` before running work enqueued after this call.
   virtual Status streamWaitEvent(StreamHandle stream, DeviceEvent& event) = 0;
+  // *idle = every operation enqueued on `stream` so far has completed (cudaStreamQuery).
+  virtual Status queryStream(StreamHandle stream, bool* idle) = 0;
+
+  // Host-written flags (above).  A device that cannot make its streams wait for host memory
+  // returns an error from createStreamFlag; hetccl then runs its operations on the calling
+  // thread instead of a progress thread.
+  virtual Status createStreamFlag(std::unique_ptr<StreamFlag>* flag) = 0;
+  // Work enqueued on `stream` after this call runs only once `flag` has reached `value`.
+  virtual Status streamWaitFlag(StreamHandle stream, StreamFlag& flag, uint64_t value) = 0;
+
+  // An inline stream runs each copy and reduction on the calling thread before the enqueueing
+  // call returns, and its events are complete when recorded: for small operations, where
+  // handing work to a queue costs more than the work.  Only a device whose memory the host
+  // can touch has them; the others return an error.  Destroyed with destroyStream.
+  virtual bool hasInlineStreams() const { return false; }
+  virtual Status createInlineStream(StreamHandle* stream);
 
   // Asynchronous copy of `bytes` between any two device or host-allocated buffers.
   virtual Status copyAsync(void* dst, const void* src, size_t bytes, StreamHandle stream) = 0;

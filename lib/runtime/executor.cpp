@@ -1,9 +1,9 @@
 #include "runtime/executor.h"
 
 #include <algorithm>
-#include <thread>
 
 #include "algorithms/chunking.h"
+#include "runtime/backoff.h"
 
 namespace hetccl {
 
@@ -85,7 +85,10 @@ Status Executor::runPipelined(const RankPlan& plan, const PlanPhase& phase) {
     slots[i].active = true;
     HETCCL_TRY(startStep(slots[i], plan));
   }
+  Backoff backoff;
   for (bool anyActive = true; anyActive;) {
+    if (abort_ && abort_->load(std::memory_order_relaxed))
+      return HETCCL_STATUS(Code::InvalidUsage, "the communicator was aborted during an operation");
     anyActive = false;
     bool progressed = false;
     for (Slot& slot : slots) {
@@ -100,8 +103,12 @@ Status Executor::runPipelined(const RankPlan& plan, const PlanPhase& phase) {
         HETCCL_TRY(startStep(slot, plan));
       }
     }
-    // Ranks may outnumber cores (oversubscribed tests): let the others run.
-    if (anyActive && !progressed) std::this_thread::yield();
+    // Ranks may outnumber cores, and the application computes meanwhile: let others run.
+    if (!anyActive) break;
+    if (progressed)
+      backoff.reset();
+    else
+      backoff.pause();
   }
   return Status::ok();
 }

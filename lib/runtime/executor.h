@@ -1,10 +1,11 @@
 // The executor runs one rank's plan over a transport and a device, with several chunk
 // pipelines in flight (see chunking.h): while one pipeline waits for the network, another's
 // reduction runs on the device stream and a third posts its next sends.  It drives progress
-// from the calling thread and returns when every step of every pipeline has completed and
-// the device stream has drained.
+// from the calling thread (a progress engine's, or the caller's) and returns when every step
+// of every pipeline has completed and the device stream has drained.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -40,6 +41,8 @@ class Executor {
   // Where the plan's island-collective steps go; nullptr when the rank's island has no
   // vendor library (its plans then hold no such steps).
   void setIslandCollectives(IslandCollectives* island) { island_ = island; }
+  // Polled between steps: once true, run() gives up (the communicator is being aborted).
+  void setAbortFlag(const std::atomic<bool>* abort) { abort_ = abort; }
 
   // Pipeline slot i uses tag `tagBase + i` (tags tagBase .. tagBase + kMaxPipelineDepth - 1
   // belong to this run).  For point-to-point plans pass ElementType::Uint8 (regions in bytes).
@@ -59,6 +62,7 @@ class Executor {
   Transport& transport_;
   StreamHandle stream_;
   IslandCollectives* island_ = nullptr;
+  const std::atomic<bool>* abort_ = nullptr;
   DeviceBuffer staging_;  // where RecvReduce chunks land before they are folded in
   // Per-run context, set by run().
   const PlanBuffers* buffers_ = nullptr;

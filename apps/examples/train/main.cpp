@@ -107,7 +107,10 @@ int train(const TrainOptions& options, int rank, int nranks, const std::vector<u
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
+  // MPI_THREAD_MULTIPLE: hetccl's progress threads call MPI while this thread may too;
+  // with less, hetccl runs every operation on the calling thread.
+  int threadLevel = MPI_THREAD_SINGLE;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &threadLevel);
   int rank = 0, nranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);

@@ -1,7 +1,8 @@
 // The CUDA runtime calls GpuDevice needs, under the vendor-neutral names it uses (hip/hip_api.h
 // has the same shape), so one device implementation serves both vendors. Runtime API only:
 // the module links the static cudart and never libcuda, whose absence (no driver) must be a
-// Status, not a binary that will not load.
+// Status, not a binary that will not load. The few driver functions it needs (stream memory
+// operations, which the runtime lacks) are looked up at run time in cuda_device.cpp.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -17,6 +18,14 @@ cudaError_t cudaLaunchReduce(void* dst, const void* a, const void* b, size_t cou
                              unsigned maxBlocks, cudaStream_t stream);
 cudaError_t cudaLaunchDivide(void* x, size_t count, ElementType type, uint64_t divisor, unsigned maxBlocks,
                              cudaStream_t stream);
+
+// Stream memory operations, from the driver through the runtime's entry-point query
+// (cuda_device.cpp). Whether `device` can make a stream wait for a 64-bit value; if not, *why
+// says what is missing (the driver's entry points or the device's support).
+bool cudaDriverStreamMemOpsAvailable(int device, std::string* why);
+// cuStreamWaitValue64(stream, devicePtr, value, CU_STREAM_WAIT_VALUE_GEQ), its error as the
+// runtime's (the codes are the same); cudaErrorNotSupported when the driver lacks it.
+cudaError_t cudaDriverStreamWaitValue64(cudaStream_t stream, void* devicePtr, uint64_t value);
 
 struct CudaApi {
   using Error = cudaError_t;
@@ -52,6 +61,23 @@ struct CudaApi {
   // Portable: pinned for every context, so a bounce buffer serves any stream of the process.
   static Error mallocHost(void** ptr, size_t bytes) { return cudaHostAlloc(ptr, bytes, cudaHostAllocPortable); }
   static Error freeHost(void* ptr) { return cudaFreeHost(ptr); }
+  // Pinned and mapped into the device's address space, for stream flags: the host writes them,
+  // streams wait on them through hostDevicePointer's address. Freed with freeHost.
+  static Error hostAllocMapped(void** ptr, size_t bytes) {
+    return cudaHostAlloc(ptr, bytes, cudaHostAllocMapped | cudaHostAllocPortable);
+  }
+  static Error hostDevicePointer(void** devicePtr, void* hostPtr) {
+    return cudaHostGetDevicePointer(devicePtr, hostPtr, 0);
+  }
+
+  // Waiting for host-written values: the driver's stream memory operations.
+  static bool streamMemOpsAvailable(int device, std::string* why) {
+    return cudaDriverStreamMemOpsAvailable(device, why);
+  }
+  // Work enqueued on `stream` later runs once the 64 bits at devicePtr are >= value.
+  static Error streamWaitValue64(Stream stream, void* devicePtr, uint64_t value) {
+    return cudaDriverStreamWaitValue64(stream, devicePtr, value);
+  }
 
   // Non-blocking: hetccl's streams never serialize with the legacy default stream, as the
   // host backend's streams never do either.
@@ -59,6 +85,7 @@ struct CudaApi {
   static Error streamDestroy(Stream stream) { return cudaStreamDestroy(stream); }
   static Error streamSynchronize(Stream stream) { return cudaStreamSynchronize(stream); }
   static Error streamWaitEvent(Stream stream, Event event) { return cudaStreamWaitEvent(stream, event, 0); }
+  static Error streamQuery(Stream stream) { return cudaStreamQuery(stream); }
   // Timing off: such events are cheaper to record and to wait on.
   static Error eventCreate(Event* event) { return cudaEventCreateWithFlags(event, cudaEventDisableTiming); }
   static Error eventDestroy(Event event) { return cudaEventDestroy(event); }

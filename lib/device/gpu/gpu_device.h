@@ -120,6 +120,76 @@ class GpuEvent : public DeviceEvent {
   typename Api::Event event_;
 };
 
+// The memory of stream flags: 8 bytes of pinned host memory each, mapped into the device's
+// address space (the host writes the counter, a waiting stream polls the mapped address).
+// Handed out again when a flag is destroyed, never freed, even with the pool: a user's stream
+// may reach a wait enqueued on a flag after the flag's owner is gone, and it must then read a
+// counter that has only grown since (so the wait passes), not memory given to something else.
+template <class Api>
+class FlagPool {
+ public:
+  struct Slot {
+    uint64_t* host = nullptr;
+    void* mapped = nullptr;  // the device's address of *host
+  };
+
+  FlagPool() = default;
+  FlagPool(const FlagPool&) = delete;
+  FlagPool& operator=(const FlagPool&) = delete;
+
+  // A recycled slot keeps its counter; a new one starts at 0. The device must be current.
+  Status take(Slot* slot) {
+    {
+      std::lock_guard<std::mutex> guard(lock_);
+      if (!free_.empty()) {
+        *slot = free_.back();
+        free_.pop_back();
+        return Status::ok();
+      }
+    }
+    void* host = nullptr;
+    HETCCL_GPU_TRY(Api::hostAllocMapped(&host, sizeof(uint64_t)), "allocating a stream flag in mapped host memory");
+    void* mapped = nullptr;
+    const auto error = Api::hostDevicePointer(&mapped, host);
+    if (error != Api::kSuccess) (void)Api::freeHost(host);  // no stream has seen it yet
+    HETCCL_GPU_TRY(error, "mapping stream flag %p into the device", host);
+    slot->host = static_cast<uint64_t*>(host);
+    slot->mapped = mapped;
+    __atomic_store_n(slot->host, uint64_t(0), __ATOMIC_RELEASE);
+    return Status::ok();
+  }
+  void give(Slot slot) {
+    std::lock_guard<std::mutex> guard(lock_);
+    free_.push_back(slot);
+  }
+
+ private:
+  std::mutex lock_;
+  std::vector<Slot> free_;
+};
+
+// raise() is a plain atomic store to pinned memory: no runtime call, so it never blocks on the
+// device, and any thread may make it.
+template <class Api>
+class GpuStreamFlag : public StreamFlag {
+ public:
+  GpuStreamFlag(std::shared_ptr<FlagPool<Api>> pool, typename FlagPool<Api>::Slot slot)
+      : pool_(std::move(pool)), slot_(slot) {}
+  ~GpuStreamFlag() override { pool_->give(slot_); }
+  GpuStreamFlag(const GpuStreamFlag&) = delete;
+  GpuStreamFlag& operator=(const GpuStreamFlag&) = delete;
+
+  // Release: whatever the raising thread wrote before (results in host memory, say) is visible
+  // to anyone who sees the new value.
+  void raise(uint64_t value) override { __atomic_store_n(slot_.host, value, __ATOMIC_RELEASE); }
+  uint64_t value() const override { return __atomic_load_n(slot_.host, __ATOMIC_ACQUIRE); }
+  void* mapped() const { return slot_.mapped; }
+
+ private:
+  std::shared_ptr<FlagPool<Api>> pool_;  // outlives the device if the flag does
+  typename FlagPool<Api>::Slot slot_;
+};
+
 template <class Api>
 class GpuDevice : public Device {
  public:
@@ -215,6 +285,50 @@ class GpuDevice : public Device {
                    stream);
     return Status::ok();
   }
+  Status queryStream(StreamHandle stream, bool* idle) override {
+    if (idle == nullptr) return HETCCL_STATUS(Code::InvalidArgument, "queryStream: null output pointer");
+    HETCCL_TRY(makeCurrent<Api>(index_));
+    // "Not ready" is the runtime's answer, not a failure: work is still pending.
+    const auto error = Api::streamQuery(asStream(stream));
+    if (error == Api::kNotReady) {
+      *idle = false;
+      return Status::ok();
+    }
+    HETCCL_GPU_TRY(error, "querying stream %p", stream);
+    *idle = true;
+    return Status::ok();
+  }
+
+  // Checks, for each flag, that the device can wait for host memory (a cheap attribute query
+  // once the driver's entry points are resolved), so that a device without it is found here
+  // and its caller falls back to running synchronously, rather than at the first wait.
+  Status createStreamFlag(std::unique_ptr<StreamFlag>* flag) override {
+    if (flag == nullptr) return HETCCL_STATUS(Code::InvalidArgument, "createStreamFlag: null output pointer");
+    HETCCL_TRY(makeCurrent<Api>(index_));
+    std::string why;
+    if (!Api::streamMemOpsAvailable(index_, &why))
+      return HETCCL_STATUS(Code::DeviceError,
+                           "%s device %d: stream memory operations are unavailable, streams cannot wait for "
+                           "host-written flags: %s",
+                           Api::kName, index_, why.c_str());
+    typename FlagPool<Api>::Slot slot;
+    HETCCL_TRY(flags_->take(&slot));
+    *flag = std::make_unique<GpuStreamFlag<Api>>(flags_, slot);
+    return Status::ok();
+  }
+  Status streamWaitFlag(StreamHandle stream, StreamFlag& flag, uint64_t value) override {
+    auto* gpuFlag = dynamic_cast<GpuStreamFlag<Api>*>(&flag);
+    if (gpuFlag == nullptr)
+      return HETCCL_STATUS(Code::InvalidArgument, "streamWaitFlag: not a flag of a %s device", Api::kName);
+    // setDevice even when the thread's device is already index_ (makeCurrent would skip it):
+    // the CUDA wait is a driver call, which needs the device's context bound to this thread,
+    // and a thread that never chose a device reports device 0 without one. cudaSetDevice binds
+    // it (CUDA 12 on); it is cheap when already done.
+    HETCCL_GPU_TRY(Api::setDevice(index_), "selecting device %d", index_);
+    HETCCL_GPU_TRY(Api::streamWaitValue64(asStream(stream), gpuFlag->mapped(), value),
+                   "making stream %p wait for a flag to reach %llu", stream, static_cast<unsigned long long>(value));
+    return Status::ok();
+  }
 
   Status copyAsync(void* dst, const void* src, size_t bytes, StreamHandle stream) override {
     if (bytes == 0 || dst == src) return Status::ok();
@@ -257,7 +371,8 @@ class GpuDevice : public Device {
       : index_(index),
         maxBlocks_(unsigned(multiprocessors > 0 ? multiprocessors : 1) * kBlocksPerMultiprocessor),
         description_(std::move(description)),
-        events_(std::make_shared<EventPool<Api>>(index)) {}
+        events_(std::make_shared<EventPool<Api>>(index)),
+        flags_(std::make_shared<FlagPool<Api>>()) {}
 
   static typename Api::Stream asStream(StreamHandle stream) { return static_cast<typename Api::Stream>(stream); }
 
@@ -265,6 +380,7 @@ class GpuDevice : public Device {
   unsigned maxBlocks_;
   std::string description_;
   std::shared_ptr<EventPool<Api>> events_;
+  std::shared_ptr<FlagPool<Api>> flags_;
 };
 
 }  // namespace hetccl

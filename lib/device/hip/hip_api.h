@@ -50,12 +50,40 @@ struct HipApi {
   // Portable: pinned for every device the process touches, like the CUDA backend's.
   static Error mallocHost(void** ptr, size_t bytes) { return hipHostMalloc(ptr, bytes, hipHostMallocPortable); }
   static Error freeHost(void* ptr) { return hipHostFree(ptr); }
+  // Pinned and mapped, for stream flags (see cuda_api.h). Coherent (fine-grained) whatever the
+  // environment's default: the device must see the host's writes while a stream waits, not
+  // only at the next kernel boundary, which is all that coarse-grained memory promises.
+  static Error hostAllocMapped(void** ptr, size_t bytes) {
+    return hipHostMalloc(ptr, bytes, hipHostMallocMapped | hipHostMallocPortable | hipHostMallocCoherent);
+  }
+  static Error hostDevicePointer(void** devicePtr, void* hostPtr) {
+    return hipHostGetDevicePointer(devicePtr, hostPtr, 0);
+  }
+
+  // Stream memory operations are runtime calls in HIP; a device says whether it has them.
+  static bool streamMemOpsAvailable(int device, std::string* why) {
+    int supported = 0;
+    const Error error = hipDeviceGetAttribute(&supported, hipDeviceAttributeCanUseStreamWaitValue, device);
+    if (error != hipSuccess) {
+      *why = std::string("hipDeviceGetAttribute(hipDeviceAttributeCanUseStreamWaitValue) failed: ") +
+             hipGetErrorString(error);
+      return false;
+    }
+    if (supported == 0) *why = "the device does not support hipStreamWaitValue64";
+    return supported != 0;
+  }
+  // hipStreamWaitValueGte with every bit of the mask: *ptr >= value. The address is the mapped
+  // one (on AMD the same as the host's: pinned host memory has one address everywhere).
+  static Error streamWaitValue64(Stream stream, void* devicePtr, uint64_t value) {
+    return hipStreamWaitValue64(stream, devicePtr, value, hipStreamWaitValueGte, ~uint64_t(0));
+  }
 
   // Non-blocking: never serialized with the null stream (see cuda_api.h).
   static Error streamCreate(Stream* stream) { return hipStreamCreateWithFlags(stream, hipStreamNonBlocking); }
   static Error streamDestroy(Stream stream) { return hipStreamDestroy(stream); }
   static Error streamSynchronize(Stream stream) { return hipStreamSynchronize(stream); }
   static Error streamWaitEvent(Stream stream, Event event) { return hipStreamWaitEvent(stream, event, 0); }
+  static Error streamQuery(Stream stream) { return hipStreamQuery(stream); }
   static Error eventCreate(Event* event) { return hipEventCreateWithFlags(event, hipEventDisableTiming); }
   static Error eventDestroy(Event event) { return hipEventDestroy(event); }
   static Error eventRecord(Event event, Stream stream) { return hipEventRecord(event, stream); }

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "device/host/host_reduce.h"
+#include "device/host/host_stream_flag.h"
 
 namespace hetccl {
 namespace {
@@ -80,14 +81,17 @@ Status HostDevice::findStream(StreamHandle handle, HostStream** stream) {
   return Status::ok();
 }
 
-Status HostDevice::createStream(StreamHandle* stream) {
+Status HostDevice::addStream(HostStream::Mode mode, StreamHandle* stream) {
   if (stream == nullptr) return HETCCL_STATUS(Code::InvalidArgument, "createStream: null output pointer");
-  auto created = std::make_unique<HostStream>();
+  auto created = std::make_unique<HostStream>(mode);
   *stream = created.get();
   std::lock_guard<std::mutex> lock(mutex_);
   streams_.emplace(*stream, std::move(created));
   return Status::ok();
 }
+
+Status HostDevice::createStream(StreamHandle* stream) { return addStream(HostStream::Mode::Worker, stream); }
+Status HostDevice::createInlineStream(StreamHandle* stream) { return addStream(HostStream::Mode::Inline, stream); }
 
 Status HostDevice::destroyStream(StreamHandle stream) {
   if (stream == nullptr) return HETCCL_STATUS(Code::InvalidArgument, "destroyStream: the default stream stays");
@@ -125,6 +129,29 @@ Status HostDevice::streamWaitEvent(StreamHandle handle, DeviceEvent& event) {
   HostStream* stream = nullptr;
   HETCCL_TRY(findStream(handle, &stream));
   stream->waitEvent(*hostEvent);
+  return Status::ok();
+}
+
+Status HostDevice::queryStream(StreamHandle handle, bool* idle) {
+  if (idle == nullptr) return HETCCL_STATUS(Code::InvalidArgument, "queryStream: null output pointer");
+  HostStream* stream = nullptr;
+  HETCCL_TRY(findStream(handle, &stream));
+  *idle = stream->idle();
+  return Status::ok();
+}
+
+Status HostDevice::createStreamFlag(std::unique_ptr<StreamFlag>* flag) {
+  if (flag == nullptr) return HETCCL_STATUS(Code::InvalidArgument, "createStreamFlag: null output pointer");
+  *flag = std::make_unique<HostStreamFlag>();
+  return Status::ok();
+}
+
+Status HostDevice::streamWaitFlag(StreamHandle handle, StreamFlag& flag, uint64_t value) {
+  auto* hostFlag = dynamic_cast<HostStreamFlag*>(&flag);
+  if (hostFlag == nullptr) return HETCCL_STATUS(Code::InvalidArgument, "streamWaitFlag: not a flag of a host device");
+  HostStream* stream = nullptr;
+  HETCCL_TRY(findStream(handle, &stream));
+  stream->enqueue([counter = hostFlag->counter(), value] { counter->waitFor(value); });
   return Status::ok();
 }
 

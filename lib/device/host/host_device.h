@@ -27,11 +27,16 @@ class HostDevice : public Device {
   Status allocateHost(void** ptr, size_t bytes) override;
   Status releaseHost(void* ptr) override;
 
-  Status createStream(StreamHandle* stream) override;
+  Status createStream(StreamHandle* stream) override;  // a worker stream
   Status destroyStream(StreamHandle stream) override;
   Status synchronizeStream(StreamHandle stream) override;
   Status recordEvent(StreamHandle stream, std::unique_ptr<DeviceEvent>* event) override;
   Status streamWaitEvent(StreamHandle stream, DeviceEvent& event) override;
+  Status queryStream(StreamHandle stream, bool* idle) override;
+  Status createStreamFlag(std::unique_ptr<StreamFlag>* flag) override;
+  Status streamWaitFlag(StreamHandle stream, StreamFlag& flag, uint64_t value) override;
+  bool hasInlineStreams() const override { return true; }
+  Status createInlineStream(StreamHandle* stream) override;
 
   Status copyAsync(void* dst, const void* src, size_t bytes, StreamHandle stream) override;
   Status reduceAsync(void* dst, const void* a, const void* b, size_t count, ElementType type, ReduceOp op,
@@ -44,6 +49,7 @@ class HostDevice : public Device {
   Status releaseFrom(AllocationSet& allocations, void* ptr, const char* releaser, const char* allocator);
   // nullptr -> the default stream; otherwise a stream this device created, or an error.
   Status findStream(StreamHandle handle, HostStream** stream);
+  Status addStream(HostStream::Mode mode, StreamHandle* stream);
 
   std::mutex mutex_;  // guards the sets and the stream map, not the streams' work
   AllocationSet deviceAllocations_;

@@ -19,9 +19,12 @@ Status HostEvent::synchronize() {
   return Status::ok();
 }
 
-HostStream::HostStream() : progress_(std::make_shared<HostStreamProgress>()), worker_([this] { runWorker(); }) {}
+HostStream::HostStream(Mode mode) : mode_(mode), progress_(std::make_shared<HostStreamProgress>()) {
+  if (mode_ == Mode::Worker) worker_ = std::thread([this] { runWorker(); });
+}
 
 HostStream::~HostStream() {
+  if (mode_ == Mode::Inline) return;
   {
     std::lock_guard<std::mutex> lock(progress_->mutex);
     progress_->stopping = true;
@@ -31,6 +34,13 @@ HostStream::~HostStream() {
 }
 
 void HostStream::enqueue(std::function<void()> task) {
+  if (mode_ == Mode::Inline) {
+    task();
+    std::lock_guard<std::mutex> lock(progress_->mutex);
+    ++progress_->enqueuedCount;
+    ++progress_->completedCount;
+    return;
+  }
   {
     std::lock_guard<std::mutex> lock(progress_->mutex);
     progress_->queue.push_back(std::move(task));
@@ -46,6 +56,11 @@ void HostStream::synchronize() {
     target = progress_->enqueuedCount;
   }
   progress_->waitForCompleted(target);
+}
+
+bool HostStream::idle() {
+  std::lock_guard<std::mutex> lock(progress_->mutex);
+  return progress_->completedCount == progress_->enqueuedCount;
 }
 
 std::unique_ptr<HostEvent> HostStream::recordEvent() {

@@ -1,6 +1,8 @@
 // The host backend's stream: one worker thread that runs enqueued tasks in FIFO order, the way
 // a GPU stream runs kernels and copies. Events are sequence numbers: "every task enqueued
 // before the record has finished" is "the completed-task count has reached the record's".
+// An inline stream has no worker: enqueue runs the task on the calling thread at once, so its
+// events are complete when recorded (small operations skip two thread hand-overs).
 #pragma once
 
 #include <condition_variable>
@@ -46,7 +48,8 @@ class HostEvent : public DeviceEvent {
 
 class HostStream {
  public:
-  HostStream();
+  enum class Mode { Worker, Inline };
+  explicit HostStream(Mode mode = Mode::Worker);
   // Runs everything already enqueued, then joins the worker.
   ~HostStream();
   HostStream(const HostStream&) = delete;
@@ -56,6 +59,8 @@ class HostStream {
   void enqueue(std::function<void()> task);
   // Blocks until every task enqueued before this call has run.
   void synchronize();
+  // Whether every task enqueued so far has run.
+  bool idle();
   std::unique_ptr<HostEvent> recordEvent();
   // Tasks enqueued after this call start only once `event` (of any stream) has completed.
   void waitEvent(const HostEvent& event);
@@ -63,8 +68,9 @@ class HostStream {
  private:
   void runWorker();
 
+  const Mode mode_;
   std::shared_ptr<HostStreamProgress> progress_;
-  std::thread worker_;  // last: starts once the state above exists
+  std::thread worker_;  // last: starts once the state above exists; none for an inline stream
 };
 
 }  // namespace hetccl

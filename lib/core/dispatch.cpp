@@ -1,0 +1,175 @@
+#include "core/dispatch.h"
+
+#include <algorithm>
+#include <memory>
+#include <utility>
+
+#include "algorithms/algorithm.h"
+#include "base/log.h"
+
+namespace hetccl {
+
+namespace {
+
+// Tags 1..kMaxPipelineDepth carry point-to-point groups, which only the ranks involved run
+// (so they cannot share the collectives' sequence); collectives cycle through the rest.
+int pointToPointTagBase() { return 1; }
+int collectiveTagBase(const hetcclComm& comm, uint32_t sequence) {
+  int blocks = std::max(1, comm.connection.transport->maxTag() / kMaxPipelineDepth - 1);
+  return 1 + kMaxPipelineDepth * (1 + static_cast<int>(sequence % static_cast<uint32_t>(blocks)));
+}
+
+bool isInPlace(const CollectiveCall& call, int rank, size_t elementBytes) {
+  const char* send = static_cast<const char*>(call.sendbuff);
+  const char* recv = static_cast<const char*>(call.recvbuff);
+  switch (call.collective) {
+    case Collective::ReduceScatter: return recv == send + rank * call.count * elementBytes;
+    case Collective::AllGather: return send == recv + rank * call.count * elementBytes;
+    default: return send == recv;
+  }
+}
+
+// The largest buffer the call touches, in bytes (nccl-tests' "size").
+size_t operationBytes(const CollectiveCall& call, int nranks) {
+  const size_t bytes = call.count * elementSize(call.type);
+  switch (call.collective) {
+    case Collective::ReduceScatter:
+    case Collective::AllGather:
+    case Collective::AlltoAll: return bytes * static_cast<size_t>(nranks);
+    default: return bytes;
+  }
+}
+
+// Whether a communicator that is one island with a vendor library hands its calls to it:
+// unless the user forced one of hetccl's own algorithms.
+bool takesNativePath(const hetcclComm& comm) {
+  return comm.connection.islandLibrary && comm.connection.topology.view.islandCount() == 1 &&
+         (!comm.settings.algorithm || *comm.settings.algorithm == Algorithm::Native);
+}
+
+bool hasIslandSteps(const RankPlan& plan) {
+  return std::any_of(plan.steps.begin(), plan.steps.end(), [](const Step& step) { return isIslandStep(step); });
+}
+
+// The inline path's conditions (dispatch.h): small, nothing queued that it could overtake,
+// and the caller's stream idle, so its inputs are ready and no later work can see it early.
+// Island steps need the vendor library's stream, not an inline one.
+bool runsInline(hetcclComm& comm, size_t bytes, StreamHandle stream, const RankPlan& plan) {
+  if (!comm.inlineExecutor || bytes > comm.settings.inlineBytes || hasIslandSteps(plan)) return false;
+  if (!comm.engine->idle()) return false;
+  bool idle = false;
+  return comm.device->queryStream(stream, &idle).isOk() && idle;
+}
+
+// One run of a plan: everything the executor needs except the scratch buffer, which is
+// resolved when the run starts (a queued run must not hold a pointer the buffer may move
+// from while earlier runs grow it).
+struct PlanRun {
+  std::shared_ptr<const RankPlan> plan;
+  PlanBuffers buffers;  // kScratchBuffer filled in by executePlan
+  ElementType type = ElementType::Uint8;
+  ReduceOp op = ReduceOp::Sum;
+  int tagBase = 0;
+  ExecutionSettings execution;
+};
+
+Status executePlan(hetcclComm& comm, Executor& executor, PlanRun& run) {
+  HETCCL_TRY(comm.scratch->ensure(run.plan->scratchCount * elementSize(run.type)));
+  run.buffers[kScratchBuffer] = comm.scratch->data();
+  return executor.run(*run.plan, run.buffers, run.type, run.op, run.tagBase, run.execution);
+}
+
+// Runs `run` inline when allowed, else hands it to the engine, ordered on `streams`.
+Status launch(hetcclComm& comm, PlanRun run, const std::vector<StreamHandle>& streams, bool mayRunInline) {
+  if (mayRunInline) return executePlan(comm, *comm.inlineExecutor, run);
+  hetcclComm* target = &comm;
+  return comm.engine->submit(streams, [target, run]() mutable { return executePlan(*target, *target->executor, run); });
+}
+
+const CachedPlan& collectivePlan(hetcclComm& comm, const CollectiveCall& call, bool inPlace) {
+  PlanRequest request;
+  request.collective = call.collective;
+  request.count = call.count;
+  request.nranks = comm.nranks;
+  request.root = call.root;
+  request.inPlace = inPlace;
+  request.average = call.op == ReduceOp::Avg;
+  request.topology = &comm.connection.topology.view;
+  request.vendorIslandSteps = vendorReducesAsHetccl(call.type, call.op);
+  const size_t elementBytes = elementSize(call.type);
+  if (const CachedPlan* cached = comm.plans.find(request, elementBytes)) return *cached;
+
+  CachedPlan built;
+  built.choice = comm.connection.tuner.choose(request, elementBytes);
+  auto plan = std::make_shared<RankPlan>(buildPlan(built.choice.algorithm, request, comm.rank));
+  built.label = plan->algorithm;
+  if (hasIslandSteps(*plan)) built.label += "+" + comm.connection.islandLibrary->shortName();
+  HETCCL_TRACE("%s count %zu %s %s root %d: %s, chunk %zu, predicted %.1f us: %s", collectiveName(call.collective),
+               call.count, elementTypeName(call.type), reduceOpName(call.op), call.root,
+               algorithmName(built.choice.algorithm), built.choice.chunkBytes, built.choice.predictedSeconds * 1e6,
+               describePlan(*plan).c_str());
+  built.plan = std::move(plan);
+  return comm.plans.insert(request, elementBytes, std::move(built));
+}
+
+}  // namespace
+
+Status runCollective(hetcclComm& comm, const CollectiveCall& call) {
+  const bool inPlace = isInPlace(call, comm.rank, elementSize(call.type));
+  IslandLibrary* island = comm.connection.islandLibrary.get();
+  if (takesNativePath(comm) && island->takesWhole(call, inPlace)) {
+    comm.lastAlgorithm = "native:" + island->shortName();
+    HETCCL_TRACE("%s count %zu %s %s root %d: native, by %s", collectiveName(call.collective), call.count,
+                 elementTypeName(call.type), reduceOpName(call.op), call.root, island->describe().c_str());
+    return island->runWhole(call);
+  }
+  const CachedPlan& planned = collectivePlan(comm, call, inPlace);
+  comm.lastAlgorithm = planned.label;
+  PlanRun run;
+  run.plan = planned.plan;
+  run.buffers = {const_cast<char*>(static_cast<const char*>(call.sendbuff)), static_cast<char*>(call.recvbuff),
+                 nullptr};
+  run.type = call.type;
+  run.op = call.op;
+  run.tagBase = collectiveTagBase(comm, comm.collectiveSequence++);
+  run.execution = ExecutionSettings{planned.choice.chunkBytes, comm.settings.pipelineDepth};
+  const bool inlineRun = runsInline(comm, operationBytes(call, comm.nranks), call.stream, *planned.plan);
+  return launch(comm, std::move(run), {call.stream}, inlineRun);
+}
+
+Status runPointToPoint(hetcclComm& comm, const std::vector<PointToPointCall>& calls) {
+  if (takesNativePath(comm)) {
+    IslandLibrary& island = *comm.connection.islandLibrary;
+    comm.lastAlgorithm = "native:" + island.shortName();
+    return island.runPointToPoint(calls);
+  }
+  std::vector<PointToPoint> operations;
+  PlanRun run;
+  run.buffers.assign(kFirstUserBuffer, nullptr);
+  std::vector<StreamHandle> streams;
+  auto overlaps = [](const PointToPointCall& a, const PointToPointCall& b) {
+    const char* x = static_cast<const char*>(a.buffer);
+    const char* y = static_cast<const char*>(b.buffer);
+    return a.bytes > 0 && b.bytes > 0 && x < y + b.bytes && y < x + a.bytes;
+  };
+  for (const PointToPointCall& call : calls) {
+    if (std::find(streams.begin(), streams.end(), call.stream) == streams.end()) streams.push_back(call.stream);
+    bool stage = false;
+    if (call.isSend)
+      for (const PointToPointCall& other : calls)
+        if (!other.isSend && overlaps(call, other)) stage = true;
+    operations.push_back(PointToPoint{call.isSend, call.peer, call.bytes, stage});
+    run.buffers.push_back(static_cast<char*>(call.buffer));
+  }
+  run.plan = std::make_shared<RankPlan>(buildPointToPointPlan(operations, comm.rank, comm.nranks));
+  comm.lastAlgorithm = run.plan->algorithm;
+  HETCCL_TRACE("point-to-point group: %s", describePlan(*run.plan).c_str());
+  run.type = ElementType::Uint8;
+  run.tagBase = pointToPointTagBase();
+  run.execution = ExecutionSettings{comm.settings.chunkBytes, comm.settings.pipelineDepth};
+  // Never inline: a send that waits for its receiver would block a caller that NCCL lets go
+  // on to post the matching receive.
+  return launch(comm, std::move(run), streams, false);
+}
+
+}  // namespace hetccl

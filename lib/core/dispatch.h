@@ -1,0 +1,24 @@
+// Where a validated call goes, in this order of preference:
+//   1. the native path: a communicator that is one island with a vendor library hands the
+//      whole call to it, on the caller's stream (NCCL's own asynchrony);
+//   2. the inline path: a small collective on a host-reachable device, with nothing queued
+//      on the communicator and nothing pending on the caller's stream, runs its plan at once
+//      on the calling thread (an inline stream: no hand-over to any other thread) and is
+//      complete when the call returns -- which NCCL's contract allows, and which is the only
+//      way a few-byte all-reduce can cost about what MPI_Allreduce does;
+//   3. the progress engine: the plan is queued, ordered on the caller's streams, and run by
+//      the communicator's progress thread (or by the caller in caller mode).
+// Plans are chosen and built on the calling thread (and cached); the engine only runs them.
+#pragma once
+
+#include <vector>
+
+#include "core/communicator.h"
+
+namespace hetccl {
+
+Status runCollective(hetcclComm& comm, const CollectiveCall& call);
+// The sends and receives of one group (or a lone call), as one plan.
+Status runPointToPoint(hetcclComm& comm, const std::vector<PointToPointCall>& calls);
+
+}  // namespace hetccl

@@ -1,0 +1,39 @@
+// The plans a communicator has built, by what determines them: a training job repeats the same
+// few calls thousands of times, and a small message's whole budget is about a microsecond,
+// less than choosing an algorithm and building its plan takes.  Bounded: when full, it starts
+// over (a job that never repeats a call gains nothing from keeping old plans).
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+
+#include "algorithms/plan.h"
+#include "algorithms/tuner.h"
+
+namespace hetccl {
+
+// A plan ready to run: shared, because queued operations hold it while the cache moves on.
+struct CachedPlan {
+  std::shared_ptr<const RankPlan> plan;
+  TuningChoice choice;
+  std::string label;  // what hetcclCommGetAlgorithm reports: "ring", "hier+nccl", ...
+};
+
+class PlanCache {
+ public:
+  static constexpr size_t kCapacity = 256;
+
+  // The entry for `request` with elements of `elementBytes`, or nullptr.
+  const CachedPlan* find(const PlanRequest& request, size_t elementBytes) const;
+  const CachedPlan& insert(const PlanRequest& request, size_t elementBytes, CachedPlan plan);
+
+ private:
+  using Key = std::tuple<int, size_t, size_t, int, bool, bool, bool>;
+  static Key keyOf(const PlanRequest& request, size_t elementBytes);
+  std::map<Key, CachedPlan> entries_;
+};
+
+}  // namespace hetccl

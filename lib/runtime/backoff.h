@@ -1,0 +1,47 @@
+// How a polling loop waits when nothing moved: poll flat out for a few microseconds (a small
+// message from a peer is usually about to land, and even a yield is a system call that costs
+// as much as the whole exchange), then yield for a while (ranks may outnumber cores), then
+// sleep, longer each time up to a cap.  A progress thread that spun for a whole transfer would
+// take a core from the application's own work, which is exactly the work the transfer should
+// overlap with; the cap bounds the latency a sleep adds to a step that completes meanwhile.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+namespace hetccl {
+
+class Backoff {
+ public:
+  // Call when an iteration made progress.
+  void reset() { idleSince_ = Clock::time_point{}, sleep_ = kFirstSleep; }
+
+  // Call when an iteration made none.
+  void pause() {
+    const Clock::time_point now = Clock::now();
+    if (idleSince_ == Clock::time_point{}) idleSince_ = now;
+    if (now - idleSince_ < kPollFor) return;
+    if (now - idleSince_ < kYieldFor) {
+      std::this_thread::yield();
+      return;
+    }
+    std::this_thread::sleep_for(sleep_);
+    sleep_ = std::min(sleep_ * 2, kLongestSleep);
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  // Sleeping only after a millisecond keeps two peers from both sleeping while each waits for
+  // the other (each wait would then cost a wake-up); a longer wait is a transfer in flight,
+  // and 200 us is little against it.
+  static constexpr std::chrono::microseconds kPollFor{5};
+  static constexpr std::chrono::microseconds kYieldFor{1000};
+  static constexpr std::chrono::microseconds kFirstSleep{25};
+  static constexpr std::chrono::microseconds kLongestSleep{200};
+
+  Clock::time_point idleSince_{};
+  std::chrono::microseconds sleep_ = kFirstSleep;
+};
+
+}  // namespace hetccl

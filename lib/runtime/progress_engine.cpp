@@ -1,0 +1,147 @@
+#include "runtime/progress_engine.h"
+
+#include <utility>
+
+#include "base/log.h"
+#include "runtime/backoff.h"
+
+namespace hetccl {
+
+Status ProgressEngine::create(Device& device, Mode mode, int queueDepth, std::unique_ptr<ProgressEngine>* engine) {
+  std::unique_ptr<StreamFlag> flag;
+  if (mode == Mode::Thread) HETCCL_TRY(device.createStreamFlag(&flag));
+  engine->reset(new ProgressEngine(device, mode, queueDepth, std::move(flag)));
+  return Status::ok();
+}
+
+ProgressEngine::ProgressEngine(Device& device, Mode mode, int queueDepth, std::unique_ptr<StreamFlag> flag)
+    : device_(device), mode_(mode), queueDepth_(queueDepth > 0 ? queueDepth : 1), flag_(std::move(flag)) {
+  if (mode_ != Mode::Thread) return;
+  // A recycled flag has counted before: sequences continue above its value.
+  submitted_ = completed_ = flag_->value();
+  thread_ = std::thread([this] { runThread(); });
+}
+
+ProgressEngine::~ProgressEngine() {
+  if (mode_ != Mode::Thread) return;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  workAvailable_.notify_one();
+  thread_.join();
+}
+
+Status ProgressEngine::submit(const std::vector<StreamHandle>& streams, Work work) {
+  if (mode_ == Mode::Caller) {
+    for (StreamHandle stream : streams) HETCCL_TRY(device_.synchronizeStream(stream));
+    return work();
+  }
+  Operation operation;
+  {
+    std::unique_lock<std::mutex> lock(mutex_);
+    finished_.wait(lock, [&] { return submitted_ - completed_ < queueDepth_; });
+    operation.sequence = ++submitted_;
+  }
+  // Record before waiting: the event must stand for the work before the call, not for the wait.
+  for (StreamHandle stream : streams) {
+    std::unique_ptr<DeviceEvent> ready;
+    operation.ordering = device_.recordEvent(stream, &ready);
+    if (!operation.ordering.isOk()) break;
+    operation.inputsReady.push_back(std::move(ready));
+    operation.ordering = device_.streamWaitFlag(stream, *flag_, operation.sequence);
+    if (!operation.ordering.isOk()) break;
+  }
+  // Queued even when ordering failed: its sequence must still be raised, in order.
+  const Status ordering = operation.ordering;
+  operation.work = std::move(work);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    queue_.push_back(std::move(operation));
+  }
+  workAvailable_.notify_one();
+  return ordering;
+}
+
+bool ProgressEngine::idle() {
+  if (mode_ != Mode::Thread) return true;
+  std::lock_guard<std::mutex> lock(mutex_);
+  return completed_ == submitted_;
+}
+
+void ProgressEngine::drain() {
+  if (mode_ != Mode::Thread) return;
+  std::unique_lock<std::mutex> lock(mutex_);
+  const uint64_t target = submitted_;
+  finished_.wait(lock, [&] { return completed_ >= target; });
+}
+
+Status ProgressEngine::asyncError() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return failure_;
+}
+
+void ProgressEngine::abort() {
+  aborting_ = true;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (failure_.isOk()) failure_ = HETCCL_STATUS(Code::InvalidUsage, "the communicator was aborted");
+  }
+  workAvailable_.notify_one();
+}
+
+// The inputs are ready when the events recorded at submit have completed.  Waited for on this
+// thread, not by the device: MPI reads the buffers from here.
+Status ProgressEngine::waitForInputs(Operation& operation) {
+  Backoff backoff;
+  for (std::unique_ptr<DeviceEvent>& ready : operation.inputsReady) {
+    while (!ready->query()) {
+      if (aborting_) return HETCCL_STATUS(Code::InvalidUsage, "the communicator was aborted");
+      backoff.pause();
+    }
+    HETCCL_TRY(ready->synchronize());  // reports a failed stream's error
+  }
+  return Status::ok();
+}
+
+void ProgressEngine::finish(uint64_t sequence, const Status& status) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!status.isOk() && failure_.isOk()) {
+      failure_ = status;
+      HETCCL_WARN("an asynchronous operation failed, the communicator is unusable: %s", status.message().c_str());
+    }
+  }
+  // The result is in place: let the streams run on, then tell the host.
+  flag_->raise(sequence);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    completed_ = sequence;
+  }
+  finished_.notify_all();
+}
+
+void ProgressEngine::runThread() {
+  // The device must be current here too: kernels and vendor calls made from this thread.
+  const Status activated = device_.activate();
+  for (;;) {
+    Operation operation;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      workAvailable_.wait(lock, [&] { return !queue_.empty() || stopping_; });
+      if (queue_.empty()) return;  // stopping, and drained
+      operation = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    Status status = activated;
+    if (status.isOk()) status = operation.ordering;
+    if (status.isOk()) status = asyncError();  // poisoned: skipped, streams released
+    if (status.isOk()) status = waitForInputs(operation);
+    if (status.isOk()) status = operation.work();
+    operation.work = nullptr;  // its captures (plans, buffers) go before the completion is seen
+    operation.inputsReady.clear();
+    finish(operation.sequence, status);
+  }
+}
+
+}  // namespace hetccl

@@ -1,0 +1,95 @@
+// The progress engine: where a communicator's operations run, in call order.  A call orders
+// its operation on the caller's streams and hands it over (submit), and then returns:
+//   - the operation starts only after the work enqueued on those streams before the call
+//     (an event recorded there, which the engine's thread waits for);
+//   - work enqueued on those streams after the call waits until the operation has finished
+//     (each stream waits for the device's host-written flag to reach the operation's
+//     sequence number, which the engine raises when the operation is done).
+// The engine's thread runs each operation's work (the executor driving a plan over the
+// transport with non-blocking calls only, reductions on the communicator's own stream), so it
+// always returns to this loop, where an abort can find it.
+//
+// Caller mode runs the same operations on the calling thread instead, for an MPI that does
+// not allow calls from two threads at once: the streams are drained first and the call
+// returns when the operation has completed.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "base/status.h"
+#include "device/device.h"
+
+namespace hetccl {
+
+class ProgressEngine {
+ public:
+  enum class Mode { Thread, Caller };
+  // One operation's work: it may only start once its inputs are ready, and must have finished
+  // every device work of its own when it returns.
+  using Work = std::function<Status()>;
+
+  // Thread mode needs the device's StreamFlag; without one, creation fails (callers then fall
+  // back to caller mode).  `queueDepth`: operations queued or running before submit waits.
+  static Status create(Device& device, Mode mode, int queueDepth, std::unique_ptr<ProgressEngine>* engine);
+  // Lets every queued operation finish (unless aborted), then stops the thread.
+  ~ProgressEngine();
+  ProgressEngine(const ProgressEngine&) = delete;
+  ProgressEngine& operator=(const ProgressEngine&) = delete;
+
+  Mode mode() const { return mode_; }
+
+  // Orders `work` on `streams` (distinct) and queues it, or in caller mode runs it.  An error
+  // from thread mode is about the ordering itself (the operation is then skipped, its streams
+  // still released); the work's own failure is reported later by asyncError().
+  Status submit(const std::vector<StreamHandle>& streams, Work work);
+  // Nothing queued or running: work done now on the calling thread cannot overtake anything.
+  bool idle();
+  // Blocks until every operation submitted so far has finished.
+  void drain();
+  // The first failure of a queued operation, or ok.  After one, queued operations are
+  // skipped (their streams released): the communicator is poisoned.
+  Status asyncError();
+  // Skips every operation not yet started and asks the running one to stop (its work polls
+  // abortRequested()); streams are released.  Safe from any thread.
+  void abort();
+  const std::atomic<bool>& abortRequested() const { return aborting_; }
+
+ private:
+  struct Operation {
+    uint64_t sequence = 0;
+    std::vector<std::unique_ptr<DeviceEvent>> inputsReady;  // one per stream
+    Work work;
+    Status ordering;  // a failure to order it on its streams: skipped
+  };
+
+  ProgressEngine(Device& device, Mode mode, int queueDepth, std::unique_ptr<StreamFlag> flag);
+  void runThread();
+  Status waitForInputs(Operation& operation);
+  void finish(uint64_t sequence, const Status& status);
+
+  Device& device_;
+  const Mode mode_;
+  const uint64_t queueDepth_;
+  std::unique_ptr<StreamFlag> flag_;  // raised to each operation's sequence when it is done
+  std::atomic<bool> aborting_{false};
+
+  std::mutex mutex_;
+  std::condition_variable workAvailable_;  // the thread waits for operations
+  std::condition_variable finished_;       // submit (room), drain and idle wait for completions
+  std::deque<Operation> queue_;
+  uint64_t submitted_ = 0;  // sequence of the last operation submitted
+  uint64_t completed_ = 0;  // sequence of the last operation finished
+  Status failure_;
+  bool stopping_ = false;
+  std::thread thread_;  // last: starts once the state above exists
+};
+
+}  // namespace hetccl
