@@ -1,0 +1,219 @@
+// The progress engine over the host device: operations run in submission order on the
+// engine's thread, only once the work enqueued on their streams before the call has run, and
+// work enqueued after the call waits for them (the host-written flag); a bounded queue makes
+// callers wait; a failure poisons what follows but still releases the streams; abort skips what
+// is queued.  Caller mode runs the same operations at once.  Also the host device's stream
+// flags and inline streams, which the engine and the inline path rely on.
+#include "runtime/progress_engine.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <future>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "device/host/host_device.h"
+
+namespace hetccl {
+namespace {
+
+void pause() { std::this_thread::sleep_for(std::chrono::milliseconds(30)); }
+
+// A stream held shut by a flag of its own until open(): work enqueued on it stays pending.
+class ClosedStream {
+ public:
+  explicit ClosedStream(Device& device) : device_(device) {
+    EXPECT_TRUE(device.createStream(&stream_).isOk());
+    EXPECT_TRUE(device.createStreamFlag(&gate_).isOk());
+    EXPECT_TRUE(device.streamWaitFlag(stream_, *gate_, 1).isOk());
+  }
+  ~ClosedStream() {
+    open();
+    (void)device_.destroyStream(stream_);
+  }
+  void open() { gate_->raise(1); }
+  StreamHandle handle() const { return stream_; }
+
+ private:
+  Device& device_;
+  StreamHandle stream_ = nullptr;
+  std::unique_ptr<StreamFlag> gate_;
+};
+
+std::unique_ptr<ProgressEngine> makeEngine(Device& device, ProgressEngine::Mode mode, int depth = 64) {
+  std::unique_ptr<ProgressEngine> engine;
+  EXPECT_TRUE(ProgressEngine::create(device, mode, depth, &engine).isOk());
+  return engine;
+}
+
+TEST(ProgressEngine, WaitsForEarlierStreamWorkAndHoldsBackLaterWork) {
+  HostDevice device;
+  ClosedStream stream(device);
+  auto engine = makeEngine(device, ProgressEngine::Mode::Thread);
+  int* cells = nullptr;  // [0] input, [1] written by the operation, [2] copied after the call
+  ASSERT_TRUE(device.allocate(reinterpret_cast<void**>(&cells), 3 * sizeof(int)).isOk());
+  cells[0] = 0, cells[1] = 0, cells[2] = 0;
+  static const int kInput = 42;
+  ASSERT_TRUE(device.copyAsync(&cells[0], &kInput, sizeof(int), stream.handle()).isOk());  // before the call
+  std::atomic<bool> ran{false};
+  ASSERT_TRUE(engine
+                  ->submit({stream.handle()},
+                           [&] {
+                             cells[1] = cells[0] + 1;
+                             ran = true;
+                             return Status::ok();
+                           })
+                  .isOk());
+  ASSERT_TRUE(device.copyAsync(&cells[2], &cells[1], sizeof(int), stream.handle()).isOk());  // after the call
+  pause();
+  EXPECT_FALSE(ran) << "the operation started before the work enqueued ahead of it";
+  EXPECT_FALSE(engine->idle());
+  stream.open();
+  ASSERT_TRUE(device.synchronizeStream(stream.handle()).isOk());
+  EXPECT_TRUE(ran);
+  EXPECT_EQ(cells[1], 43);
+  EXPECT_EQ(cells[2], 43) << "work enqueued after the call ran before the operation finished";
+  engine->drain();
+  EXPECT_TRUE(engine->idle());
+  EXPECT_TRUE(device.release(cells).isOk());
+}
+
+TEST(ProgressEngine, RunsOperationsInSubmissionOrderOnOneThread) {
+  HostDevice device;
+  StreamHandle stream = nullptr;
+  ASSERT_TRUE(device.createStream(&stream).isOk());
+  auto engine = makeEngine(device, ProgressEngine::Mode::Thread, 16);
+  std::vector<int> order;  // touched by the engine's thread only, until drain()
+  std::thread::id engineThread;
+  for (int i = 0; i < 3000; ++i)
+    ASSERT_TRUE(engine
+                    ->submit({stream},
+                             [&order, &engineThread, i] {
+                               order.push_back(i);
+                               engineThread = std::this_thread::get_id();
+                               return Status::ok();
+                             })
+                    .isOk());
+  engine->drain();
+  ASSERT_EQ(order.size(), 3000u);
+  for (int i = 0; i < 3000; ++i) ASSERT_EQ(order[i], i);
+  EXPECT_NE(engineThread, std::this_thread::get_id());
+  EXPECT_TRUE(device.synchronizeStream(stream).isOk());
+  EXPECT_TRUE(device.destroyStream(stream).isOk());
+}
+
+TEST(ProgressEngine, AFullQueueMakesTheCallerWait) {
+  HostDevice device;
+  ClosedStream stream(device);
+  auto engine = makeEngine(device, ProgressEngine::Mode::Thread, 2);
+  auto noop = [] { return Status::ok(); };
+  ASSERT_TRUE(engine->submit({stream.handle()}, noop).isOk());
+  ASSERT_TRUE(engine->submit({stream.handle()}, noop).isOk());
+  auto third = std::async(std::launch::async, [&] { return engine->submit({stream.handle()}, noop); });
+  EXPECT_EQ(third.wait_for(std::chrono::milliseconds(50)), std::future_status::timeout)
+      << "a third operation was queued past a depth of 2";
+  stream.open();
+  EXPECT_TRUE(third.get().isOk());
+  engine->drain();
+}
+
+TEST(ProgressEngine, AFailurePoisonsLaterOperationsButReleasesTheirStreams) {
+  HostDevice device;
+  StreamHandle stream = nullptr;
+  ASSERT_TRUE(device.createStream(&stream).isOk());
+  auto engine = makeEngine(device, ProgressEngine::Mode::Thread);
+  std::atomic<int> ran{0};
+  ASSERT_TRUE(
+      engine->submit({stream}, [&] { return ++ran, HETCCL_STATUS(Code::RemoteError, "peer vanished"); }).isOk());
+  ASSERT_TRUE(engine->submit({stream}, [&] { return ++ran, Status::ok(); }).isOk());
+  EXPECT_TRUE(device.synchronizeStream(stream).isOk());  // returns: the streams were released
+  engine->drain();
+  EXPECT_EQ(ran, 1) << "an operation ran after an earlier one failed";
+  EXPECT_EQ(engine->asyncError().code(), Code::RemoteError);
+  EXPECT_NE(engine->asyncError().message().find("peer vanished"), std::string::npos);
+  EXPECT_TRUE(device.destroyStream(stream).isOk());
+}
+
+TEST(ProgressEngine, AbortSkipsQueuedOperationsAndReleasesStreams) {
+  HostDevice device;
+  ClosedStream input(device);  // keeps the first operation waiting for its inputs
+  StreamHandle later = nullptr;
+  ASSERT_TRUE(device.createStream(&later).isOk());
+  auto engine = makeEngine(device, ProgressEngine::Mode::Thread);
+  std::atomic<int> ran{0};
+  ASSERT_TRUE(engine->submit({input.handle()}, [&] { return ++ran, Status::ok(); }).isOk());
+  ASSERT_TRUE(engine->submit({later}, [&] { return ++ran, Status::ok(); }).isOk());
+  pause();
+  std::thread aborter([&] { engine->abort(); });  // from another thread, as a watchdog would
+  aborter.join();
+  engine.reset();  // joins the engine's thread: nothing left waits for the closed stream
+  EXPECT_EQ(ran, 0);
+  EXPECT_TRUE(device.synchronizeStream(later).isOk());
+  EXPECT_TRUE(device.destroyStream(later).isOk());
+}
+
+TEST(ProgressEngine, CallerModeRunsAtOnceAfterTheStreamDrains) {
+  HostDevice device;
+  StreamHandle stream = nullptr;
+  ASSERT_TRUE(device.createStream(&stream).isOk());
+  auto engine = makeEngine(device, ProgressEngine::Mode::Caller);
+  int value = 0;
+  static const int kSeven = 7;
+  ASSERT_TRUE(device.copyAsync(&value, &kSeven, sizeof(int), stream).isOk());
+  std::thread::id ranOn;
+  const Status status = engine->submit({stream}, [&] {
+    ranOn = std::this_thread::get_id();
+    return value == 7 ? HETCCL_STATUS(Code::InternalError, "saw the input") : Status::ok();
+  });
+  EXPECT_EQ(status.code(), Code::InternalError) << "caller mode returns the operation's own result";
+  EXPECT_EQ(ranOn, std::this_thread::get_id());
+  EXPECT_TRUE(engine->idle());
+  EXPECT_TRUE(device.destroyStream(stream).isOk());
+}
+
+TEST(HostStreamFlag, AStreamWaitsUntilTheFlagReachesItsValue) {
+  HostDevice device;
+  StreamHandle stream = nullptr;
+  ASSERT_TRUE(device.createStream(&stream).isOk());
+  std::unique_ptr<StreamFlag> flag;
+  ASSERT_TRUE(device.createStreamFlag(&flag).isOk());
+  EXPECT_EQ(flag->value(), 0u);
+  ASSERT_TRUE(device.streamWaitFlag(stream, *flag, 2).isOk());
+  bool idle = true;
+  pause();
+  ASSERT_TRUE(device.queryStream(stream, &idle).isOk());
+  EXPECT_FALSE(idle);
+  flag->raise(1);
+  pause();
+  ASSERT_TRUE(device.queryStream(stream, &idle).isOk());
+  EXPECT_FALSE(idle) << "released at 1 while waiting for 2";
+  flag->raise(3);
+  EXPECT_TRUE(device.synchronizeStream(stream).isOk());
+  EXPECT_EQ(flag->value(), 3u);
+  flag.reset();  // a wait enqueued later on would still find its counter
+  EXPECT_TRUE(device.destroyStream(stream).isOk());
+}
+
+TEST(HostInlineStream, RunsWorkBeforeEnqueueingReturns) {
+  HostDevice device;
+  ASSERT_TRUE(device.hasInlineStreams());
+  StreamHandle stream = nullptr;
+  ASSERT_TRUE(device.createInlineStream(&stream).isOk());
+  int a[4] = {1, 2, 3, 4}, b[4] = {10, 20, 30, 40}, out[4] = {};
+  ASSERT_TRUE(device.reduceAsync(out, a, b, 4, ElementType::Int32, ReduceOp::Sum, stream).isOk());
+  EXPECT_EQ(out[3], 44);
+  std::unique_ptr<DeviceEvent> event;
+  ASSERT_TRUE(device.recordEvent(stream, &event).isOk());
+  EXPECT_TRUE(event->query());
+  bool idle = false;
+  ASSERT_TRUE(device.queryStream(stream, &idle).isOk());
+  EXPECT_TRUE(idle);
+  EXPECT_TRUE(device.destroyStream(stream).isOk());
+}
+
+}  // namespace
+}  // namespace hetccl
