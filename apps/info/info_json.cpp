@@ -85,6 +85,8 @@ Json settingsJson(const EffectiveSettings& s) {
               {"debug_level", s.debugLevel},
               {"staging", s.staging},
               {"staging_slots", s.stagingSlots},
+              {"progress", s.progress},
+              {"inline_bytes", s.inlineBytes},
               {"gpu_aware_mpi", s.gpuAwareMpiOverride},
               {"max_message_bytes", s.maxMessageBytes},
               {"variables", variables}};

@@ -75,6 +75,8 @@ EffectiveSettings describeSettings(const hetccl::CommunicatorDescription& comm) 
   s.maxMessageBytes = comm.settings.maxMessageBytes;
   s.staging = hetccl::choiceName(hetccl::SettingId::Staging, comm.settings.staging);
   s.stagingSlots = comm.settings.stagingSlots;
+  s.progress = comm.progress;
+  s.inlineBytes = comm.inlineBytes;
   using hetccl::GpuAwareMpiOverride;
   s.gpuAwareMpiOverride = comm.settings.gpuAwareMpi == GpuAwareMpiOverride::Detect ? "detect"
                           : comm.settings.gpuAwareMpi == GpuAwareMpiOverride::Yes  ? "yes"

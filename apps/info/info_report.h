@@ -69,6 +69,8 @@ struct EffectiveSettings {
   size_t maxMessageBytes = 0;
   std::string staging;  // host staging: "auto", "force", "off"
   int stagingSlots = 0;
+  std::string progress;             // who runs operations, and why (HETCCL_PROGRESS, MPI's thread level)
+  size_t inlineBytes = 0;           // collectives up to this size may run on the calling thread; 0: never
   std::string gpuAwareMpiOverride;  // "detect" (ask MPI), or HETCCL_GPU_AWARE_MPI's "yes"/"no"
 };
 

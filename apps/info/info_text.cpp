@@ -97,6 +97,8 @@ std::string settingsSection(const EffectiveSettings& s) {
          keyValues({
              {"device", s.device},
              {"staging slots", std::to_string(s.stagingSlots)},
+             {"operations run by", s.progress},
+             {"inline up to", s.inlineBytes ? std::to_string(s.inlineBytes) + " B" : "- (never)"},
          }) +
          variables.render("  ");
 }

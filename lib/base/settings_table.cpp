@@ -119,11 +119,10 @@ std::vector<SettingSpec> buildTable() {
                 "who runs operations: `thread` = a progress thread per communicator, calls return once enqueued "
                 "(as NCCL's); `caller` = the calling thread, calls return when done; `auto` = thread when MPI "
                 "provides `MPI_THREAD_MULTIPLE`, else caller"),
-      withValues(rangeEntry(Id::InlineBytes, "HETCCL_INLINE_BYTES", K::ByteSize, 0, LLONG_MAX, "64K",
-                            "a collective of at most this many bytes on an idle stream, with nothing queued, runs "
-                            "on the calling thread and is complete when the call returns (host memory only); "
-                            "0 turns this off"),
-                 "bytes, `K`/`M`/`G` suffixes"),
+      rangeEntry(Id::InlineBytes, "HETCCL_INLINE_BYTES", K::ByteSize, 0, LLONG_MAX, "64K",
+                 "a collective of at most this many bytes on an idle stream, with nothing queued, runs on the "
+                 "calling thread and is complete when the call returns (host-reachable memory only); 0 turns this "
+                 "off"),
       rangeEntry(Id::QueueDepth, "HETCCL_QUEUE_DEPTH", K::Integer, 1, 1 << 20, "1024",
                  "operations a communicator's progress thread may have queued; a call beyond that waits for room"),
       launcherEntry(Id::OmpiLocalRank, "OMPI_COMM_WORLD_LOCAL_RANK", "node-local rank from Open MPI's `mpirun`"),

@@ -24,6 +24,8 @@ Status describeCommunicator(hetcclComm_t comm, CommunicatorDescription* descript
   d.linkSource = c.links.source;
   d.costs = c.links.costs;
   d.islandLibrary = c.islandLibrary ? c.islandLibrary->describe() : "none";
+  d.progress = comm->progressDescription;
+  d.inlineBytes = comm->inlineExecutor ? comm->settings.inlineBytes : 0;
   d.settings = comm->settings;
   *description = std::move(d);
   return Status::ok();

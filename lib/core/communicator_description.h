@@ -33,6 +33,8 @@ struct CommunicatorDescription {
   std::string linkSource;  // "emulation", "measured", "defaults"
   CostParameters costs;
   std::string islandLibrary;  // this rank's island's vendor library, or "none"
+  std::string progress;       // who runs operations and why: "progress thread (MPI_THREAD_MULTIPLE)", ...
+  size_t inlineBytes = 0;     // collectives up to this size may run inline; 0: never
   Settings settings;
 };
 

@@ -134,6 +134,9 @@ const std::vector<VariableCase>& variableCases() {
        "name[:count],..."},
       {"HETCCL_EMULATE_NODES", {"n0:2,n1:2"}, {"n0:-1", "n0:2,"}, "name[:count],..."},
       {"HETCCL_TRANSPORT_MAX_MESSAGE_BYTES", {"1", "1G"}, {"0", "big"}, "a byte count >= 1"},
+      {"HETCCL_PROGRESS", {"auto", "THREAD", "caller"}, {"async", "1", "threads"}, "auto, thread or caller"},
+      {"HETCCL_INLINE_BYTES", {"0", "8", "64K", "1M"}, {"-1", "small", "1.5K"}, "a byte count >= 0"},
+      {"HETCCL_QUEUE_DEPTH", {"1", "1024", "1048576"}, {"0", "-3", "1048577", "deep"}, "an integer from 1 to 1048576"},
   };
   return cases;
 }
