@@ -103,16 +103,22 @@ const char* hetcclGetErrorString(hetcclResult_t result);
 const char* hetcclGetLastError(hetcclComm_t comm);
 
 /* Creates a communicator over every rank of an MPI communicator (collective over mpiComm).
- * MPI must be initialised.  hetccl duplicates mpiComm, so the caller's traffic never mixes
+ * MPI must be initialised; with MPI_Init_thread(MPI_THREAD_MULTIPLE) the communicator gets a
+ * progress thread and calls return once enqueued, with less they complete on the calling
+ * thread (HETCCL_PROGRESS).  hetccl duplicates mpiComm, so the caller's traffic never mixes
  * with hetccl's. */
 hetcclResult_t hetcclCommInitMPI(hetcclComm_t* comm, MPI_Comm mpiComm, const hetcclConfig_t* config);
-/* Waits for outstanding work, then frees the communicator (collective, like NCCL's). */
+/* Lets queued operations finish, then frees the communicator (collective, like NCCL's).
+ * Streams that waited for those operations are released as they finish. */
 hetcclResult_t hetcclCommDestroy(hetcclComm_t comm);
-/* Frees the communicator at once without waiting for peers. */
+/* Frees the communicator without waiting for peers: queued operations are skipped, the one
+ * running gives up at its next poll, and streams waiting for them are released (their
+ * results are undefined). */
 hetcclResult_t hetcclCommAbort(hetcclComm_t comm);
 hetcclResult_t hetcclCommCount(const hetcclComm_t comm, int* count);
 hetcclResult_t hetcclCommUserRank(const hetcclComm_t comm, int* rank);
-/* The error that poisoned the communicator, or hetcclSuccess. */
+/* The error that poisoned the communicator (a failed call, or a queued operation that failed
+ * after its call had returned), or hetcclSuccess. */
 hetcclResult_t hetcclCommGetAsyncError(hetcclComm_t comm, hetcclResult_t* asyncError);
 
 /* hetccl extension: the algorithm ("ring", "hier", "torus", "small", "native", "chain",
@@ -138,11 +144,18 @@ hetcclResult_t hetcclStreamSynchronize(hetcclStream_t stream);
  *   in-place reduce-scatter: recvbuff == sendbuff + rank * recvcount
  *   in-place all-gather:     sendbuff == recvbuff + rank * sendcount
  *   in-place all-to-all:     sendbuff == recvbuff
- * Each call is ordered on `stream`: work enqueued there before the call is seen, and the
- * result is visible to work enqueued after it.  Outside a group the call returns when the
- * operation has completed, except on the native path (a single-island communicator whose
- * vendor library, NCCL or RCCL, takes the whole operation): there it returns once the
- * operation is enqueued, as NCCL's does (see README, "Stream semantics"). */
+ * Each call is ordered on `stream`, as NCCL's: the operation starts after the work enqueued
+ * there before the call, and work enqueued there after the call waits until it has finished;
+ * hetcclStreamSynchronize (or cudaStreamSynchronize / hipStreamSynchronize) then sees the
+ * result.  The call validates its arguments (an invalid one returns at once, does nothing,
+ * and leaves the communicator usable), queues the operation for the communicator's progress
+ * thread and returns without waiting for it; a failure met later is reported by
+ * hetcclCommGetAsyncError and by the next call.  Two cases complete before returning, which
+ * the contract allows: a small collective (HETCCL_INLINE_BYTES) on an idle stream with
+ * nothing queued, run on the calling thread; and every operation when there is no progress
+ * thread (MPI below MPI_THREAD_MULTIPLE, or HETCCL_PROGRESS=caller).  On the native path
+ * (a single-island communicator whose NCCL or RCCL takes the whole operation) the vendor
+ * library enqueues it on `stream` itself.  See README, "Stream semantics". */
 hetcclResult_t hetcclAllReduce(const void* sendbuff, void* recvbuff, size_t count, hetcclDataType_t datatype,
                                hetcclRedOp_t op, hetcclComm_t comm, hetcclStream_t stream);
 hetcclResult_t hetcclReduceScatter(const void* sendbuff, void* recvbuff, size_t recvcount, hetcclDataType_t datatype,
@@ -161,8 +174,9 @@ hetcclResult_t hetcclRecv(void* recvbuff, size_t count, hetcclDataType_t datatyp
                           hetcclStream_t stream);
 
 /* Group calls: operations issued between GroupStart and GroupEnd are validated at once and
- * run together at GroupEnd (all point-to-point operations of the group concurrently), as
- * NCCL's groups.  Groups nest; the outermost GroupEnd runs them. */
+ * launched together at GroupEnd (all point-to-point operations of a communicator as one
+ * operation, so they run concurrently), as NCCL's groups, each ordered on its stream as
+ * above.  Groups nest; the outermost GroupEnd launches them. */
 hetcclResult_t hetcclGroupStart(void);
 hetcclResult_t hetcclGroupEnd(void);
 
