@@ -114,6 +114,7 @@ std::string describePlan(const RankPlan& plan) {
         if (op.kind != OpKind::Send) out << "->";
       }
       if (op.kind != OpKind::Send) describeRegion(out, op.dst);
+      if (op.receivedFirst) out << " received-first";
       out << ";";
     }
     out << "\n";

@@ -28,9 +28,9 @@ struct Region {
 enum class OpKind : uint8_t {
   Send,        // send `src` to `peer`
   RecvCopy,    // receive from `peer` into `dst`
-  RecvReduce,  // receive from `peer`, then dst = src (op) received
+  RecvReduce,  // receive from `peer`, then dst = src (op) received (see Op::receivedFirst)
   Copy,        // dst = src (local)
-  Reduce,      // dst = dst (op) src (local)
+  Reduce,      // dst = dst (op) src (local; see Op::receivedFirst)
   Divide,      // dst = dst / divisor (the end of an average)
   // Island collectives: every member of the rank's island runs the same ones, in the same
   // order, through the island's vendor library (NCCL, RCCL).  A step holding them holds
@@ -50,6 +50,12 @@ struct Op {
   int peer = -1;
   Region src;
   Region dst;
+  // The operand order of a reduction, which decides the bits where op(a, b) and op(b, a)
+  // differ (max/min of two NaNs keep the first one's payload): RecvReduce computes dst =
+  // received (op) src instead of src (op) received, Reduce dst = src (op) dst instead of
+  // dst (op) src (src holding what an earlier step received).  Partners that both reduce the
+  // same two partials set it on one side, so that both compute the same op(a, b).
+  bool receivedFirst = false;
 };
 
 // All operations of a step start together; the step ends when all have completed.  A later

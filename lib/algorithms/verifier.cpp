@@ -1,6 +1,7 @@
 #include "algorithms/verifier.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <deque>
 #include <sstream>
 #include <utility>
@@ -19,14 +20,35 @@ struct Symbol {
   bool garbage = true;  // never written: reading it into a result is a bug
   int divisions = 0;
   std::vector<Term> terms;
+  // A hash of how the value was computed: which inputs, combined in which order and grouping,
+  // divided where.  Equal shapes are equal bits whatever the reduction (op(a, b) and op(b, a)
+  // differ for max/min on NaNs, (a + b) + c and a + (b + c) for floating-point sums).
+  uint64_t shape = 0;
 };
 
-Symbol inputSymbol(int rank, size_t index) { return Symbol{false, 0, {{rank, index}}}; }
+uint64_t mix(uint64_t x) {  // splitmix64's finalizer
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
 
+Symbol inputSymbol(int rank, size_t index) {
+  return Symbol{false, 0, {{rank, index}}, mix(mix(static_cast<uint64_t>(rank) + 1) ^ index)};
+}
+
+// op(a, b), a first.
 Symbol combine(const Symbol& a, const Symbol& b) {
-  Symbol out{a.garbage || b.garbage, a.divisions + b.divisions, a.terms};
+  Symbol out{a.garbage || b.garbage, a.divisions + b.divisions, a.terms,
+             mix(mix(a.shape) + 0x632be59bd9b4e019ULL * b.shape)};
   out.terms.insert(out.terms.end(), b.terms.begin(), b.terms.end());
   return out;
+}
+
+void divide(Symbol& x) {
+  x.divisions++;
+  x.shape = mix(x.shape ^ 0xd1b54a32d192ed03ULL);
 }
 
 // Physical storage of one rank: in place, input and output are views of one array.
@@ -360,10 +382,10 @@ class Simulation {
           Symbol* dst = cellIn(m, op.dst.buffer, op.dst.offset + e);
           const Symbol* src = cellIn(m, op.src.buffer, op.src.offset + e);
           if (dst->garbage || src->garbage) return failAt(rank, "reduces an element that was never written");
-          *dst = combine(*dst, *src);
+          *dst = op.receivedFirst ? combine(*src, *dst) : combine(*dst, *src);
         }
       } else if (op.kind == OpKind::Divide) {
-        for (size_t e = 0; e < op.dst.count; ++e) cellIn(m, op.dst.buffer, op.dst.offset + e)->divisions++;
+        for (size_t e = 0; e < op.dst.count; ++e) divide(*cellIn(m, op.dst.buffer, op.dst.offset + e));
       }
     }
     return true;
@@ -392,7 +414,7 @@ class Simulation {
         if (op.kind == OpKind::RecvReduce) {
           Symbol local = *cellIn(m, op.src.buffer, op.src.offset + e);
           if (local.garbage) return failAt(rank, "reduces an element that was never written");
-          value = combine(local, value);
+          value = op.receivedFirst ? combine(value, local) : combine(local, value);
         }
         *cellIn(m, op.dst.buffer, op.dst.offset + e) = std::move(value);
       }
@@ -421,6 +443,20 @@ class Simulation {
     }
   }
 
+  // Every rank of an all-reduce must hold the same bits: its elements computed in the same
+  // order and grouping as rank 0's, or copied from the one rank that computed them.
+  void expectSameAsRankZero(int rank, size_t count) {
+    for (size_t i = 0; i < count && result_.ok; ++i) {
+      const Symbol* mine = cellIn(memories_[rank], kOutputBuffer, i);
+      const Symbol* first = cellIn(memories_[0], kOutputBuffer, i);
+      if (mine->shape != first->shape)
+        fail("rank " + std::to_string(rank) + " output[" + std::to_string(i) +
+             "] holds the right contributions but reduced in another order or grouping than rank 0's (the ranks "
+             "would differ in their bits)\n" +
+             describePlan(plans_[rank]) + describePlan(plans_[0]));
+    }
+  }
+
   void checkResults() {
     const size_t n = request_.count;
     for (int r = 0; r < p_; ++r) {
@@ -432,6 +468,7 @@ class Simulation {
       switch (request_.collective) {
         case Collective::AllReduce:
           for (size_t i = 0; i < n; ++i) expectAt(r, i, everyRank(i));
+          expectSameAsRankZero(r, n);
           break;
         case Collective::ReduceScatter:
           for (size_t i = 0; i < n; ++i) expectAt(r, i, everyRank(r * n + i));

@@ -1,9 +1,11 @@
 // The plan verifier: runs the plans of every rank of a job on symbolic data and proves that
 // every output element holds each expected contribution exactly once (and, for an average,
-// is divided exactly once).  It also checks that transfers match in size and order, that
-// nothing deadlocks when sends complete only on a matching receive (the strictest MPI
-// semantics), that no step races with itself, and that no buffer is accessed out of bounds.
-// It needs no MPI: plans are data.
+// is divided exactly once), and that every rank of an all-reduce computed each element with
+// the same grouping and operand order, or copied it from a rank that did (so that all ranks
+// hold identical bits, also for floating-point sums and for max/min on NaNs).  It also checks
+// that transfers match in size and order, that nothing deadlocks when sends complete only on
+// a matching receive (the strictest MPI semantics), that no step races with itself, and that
+// no buffer is accessed out of bounds.  It needs no MPI: plans are data.
 #pragma once
 
 #include <functional>

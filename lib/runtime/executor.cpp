@@ -135,8 +135,8 @@ Status Executor::startStep(Slot& slot, const RankPlan& plan) {
         slot.deviceWorkEnqueued = true;
         break;
       case OpKind::Reduce:
-        HETCCL_TRY(
-            device_.reduceAsync(address(op.dst), address(op.dst), address(op.src), op.dst.count, type_, op_, stream_));
+        HETCCL_TRY(device_.reduceAsync(address(op.dst), address(op.receivedFirst ? op.src : op.dst),
+                                       address(op.receivedFirst ? op.dst : op.src), op.dst.count, type_, op_, stream_));
         slot.deviceWorkEnqueued = true;
         break;
       case OpKind::Divide:
@@ -190,8 +190,10 @@ Status Executor::pollSlot(Slot& slot, const RankPlan& plan, bool* progressed) {
       *progressed = true;
       pending.transfer.reset();
       if (const Op* op = pending.reduceInto) {
-        HETCCL_TRY(device_.reduceAsync(address(op->dst), address(op->src), pending.staged, op->dst.count, type_, op_,
-                                       stream_));
+        // The operand order decides which NaN a max/min keeps: partners must agree (plan.h).
+        const char* mine = address(op->src);
+        HETCCL_TRY(device_.reduceAsync(address(op->dst), op->receivedFirst ? pending.staged : mine,
+                                       op->receivedFirst ? mine : pending.staged, op->dst.count, type_, op_, stream_));
         slot.deviceWorkEnqueued = true;
       }
     }

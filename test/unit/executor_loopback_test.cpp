@@ -1,9 +1,10 @@
 // The executor run for real — one thread per rank, host devices, the loopback transport with
 // the staged and shaped decorators on top — on every plan the verifier checks: flat (ring,
-// chains, direct all-to-all, send/recv), hierarchical, torus and small (tree), with and without
-// island steps, on 1 to 8 ranks in equal, uneven and interleaved islands, whole and cut into
-// tiny chunks in deep pipelines, in place and out of place; every rank's output compared with
-// the direct computation.  Native is the flat plan under another name and is not repeated.
+// chains, direct all-to-all, send/recv), hierarchical, torus and small (recursive doubling),
+// with and without island steps, on 1 to 8 ranks in equal, uneven and interleaved islands,
+// whole and cut into tiny chunks in deep pipelines, in place and out of place; every rank's
+// output compared with the direct computation.  Native is the flat plan under another name
+// and is not repeated.
 #include <gtest/gtest.h>
 
 #include <cstdint>

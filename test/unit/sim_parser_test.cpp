@@ -229,11 +229,11 @@ void expectPickIsFastest(const SizePrediction& row) {
 }
 
 // What the cost formulas say without running the tuner.  A tiny message (64 floats, 8 per
-// rank) is latency-bound: the tree ("small") takes 2 log2(8) = 6 rounds, two of them across
-// the 20 us network, while the flat ring takes 2(p-1) = 14 steps, each crossing the network
-// somewhere.  A large one is bandwidth-bound: the hierarchical ring sends a quarter of the
-// buffer per rank over the network, while the flat ring's links across it carry 2(p-1)/p of
-// the buffer.
+// rank) is latency-bound: recursive doubling ("small") takes log2(8) = 3 rounds, one of them
+// across the 20 us network, while the flat ring takes 2(p-1) = 14 steps, each crossing the
+// network somewhere.  A large one is bandwidth-bound: the hierarchical ring sends a quarter
+// of the buffer per rank over the network, while the flat ring's links across it carry
+// 2(p-1)/p of the buffer.
 TEST(SimSweep, PicksFollowTheCostFormulas) {
   ClusterDescription cluster;
   DescriptionError error;
