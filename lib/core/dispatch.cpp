@@ -51,14 +51,40 @@ bool hasIslandSteps(const RankPlan& plan) {
   return std::any_of(plan.steps.begin(), plan.steps.end(), [](const Step& step) { return isIslandStep(step); });
 }
 
+// Makes work enqueued next on `stream` wait for the work enqueued so far on each of `others`.
+Status waitForStreams(Device& device, StreamHandle stream, const std::vector<StreamHandle>& others) {
+  for (StreamHandle other : others) {
+    if (other == stream) continue;
+    std::unique_ptr<DeviceEvent> done;
+    HETCCL_TRY(device.recordEvent(other, &done));
+    HETCCL_TRY(device.streamWaitEvent(stream, *done));
+  }
+  return Status::ok();
+}
+
+// A native call in a group of several streams: the vendor library orders it on its own stream
+// only, so the group's join is made here with events -- its stream first waits for the others,
+// then the others wait for it.
+template <typename Call>
+Status runNativeJoined(hetcclComm& comm, StreamHandle own, const std::vector<StreamHandle>& streams, Call call) {
+  if (streams.size() > 1) HETCCL_TRY(waitForStreams(*comm.device, own, streams));
+  HETCCL_TRY(call());
+  if (streams.size() > 1)
+    for (StreamHandle other : streams) HETCCL_TRY(waitForStreams(*comm.device, other, {own}));
+  return Status::ok();
+}
+
 // The inline path's conditions (dispatch.h): small, nothing queued that it could overtake,
-// and the caller's stream idle, so its inputs are ready and no later work can see it early.
-// Island steps need the vendor library's stream, not an inline one.
-bool runsInline(hetcclComm& comm, size_t bytes, StreamHandle stream, const RankPlan& plan) {
+// and every stream it is ordered on idle, so its inputs are ready and no later work can see it
+// early.  Island steps need the vendor library's stream, not an inline one.
+bool runsInline(hetcclComm& comm, size_t bytes, const std::vector<StreamHandle>& streams, const RankPlan& plan) {
   if (!comm.inlineExecutor || bytes > comm.settings.inlineBytes || hasIslandSteps(plan)) return false;
   if (!comm.engine->idle()) return false;
-  bool idle = false;
-  return comm.device->queryStream(stream, &idle).isOk() && idle;
+  for (StreamHandle stream : streams) {
+    bool idle = false;
+    if (!comm.device->queryStream(stream, &idle).isOk() || !idle) return false;
+  }
+  return true;
 }
 
 // One run of a plan: everything the executor needs except the scratch buffer, which is
@@ -114,14 +140,14 @@ const CachedPlan& collectivePlan(hetcclComm& comm, const CollectiveCall& call, b
 
 }  // namespace
 
-Status runCollective(hetcclComm& comm, const CollectiveCall& call) {
+Status runCollective(hetcclComm& comm, const CollectiveCall& call, const std::vector<StreamHandle>& streams) {
   const bool inPlace = isInPlace(call, comm.rank, elementSize(call.type));
   IslandLibrary* island = comm.connection.islandLibrary.get();
   if (takesNativePath(comm) && island->takesWhole(call, inPlace)) {
     comm.lastAlgorithm = "native:" + island->shortName();
     HETCCL_TRACE("%s count %zu %s %s root %d: native, by %s", collectiveName(call.collective), call.count,
                  elementTypeName(call.type), reduceOpName(call.op), call.root, island->describe().c_str());
-    return island->runWhole(call);
+    return runNativeJoined(comm, call.stream, streams, [&] { return island->runWhole(call); });
   }
   const CachedPlan& planned = collectivePlan(comm, call, inPlace);
   comm.lastAlgorithm = planned.label;
@@ -133,27 +159,34 @@ Status runCollective(hetcclComm& comm, const CollectiveCall& call) {
   run.op = call.op;
   run.tagBase = collectiveTagBase(comm, comm.collectiveSequence++);
   run.execution = ExecutionSettings{planned.choice.chunkBytes, comm.settings.pipelineDepth};
-  const bool inlineRun = runsInline(comm, operationBytes(call, comm.nranks), call.stream, *planned.plan);
-  return launch(comm, std::move(run), {call.stream}, inlineRun);
+  const bool inlineRun = runsInline(comm, operationBytes(call, comm.nranks), streams, *planned.plan);
+  return launch(comm, std::move(run), streams, inlineRun);
 }
 
-Status runPointToPoint(hetcclComm& comm, const std::vector<PointToPointCall>& calls) {
+Status runPointToPoint(hetcclComm& comm, const std::vector<PointToPointCall>& calls,
+                       const std::vector<StreamHandle>& streams) {
   if (takesNativePath(comm)) {
     IslandLibrary& island = *comm.connection.islandLibrary;
     comm.lastAlgorithm = "native:" + island.shortName();
-    return island.runPointToPoint(calls);
+    // Its calls may be on several streams: join them all around the vendor's group.
+    const StreamHandle first = calls.front().stream;
+    if (streams.size() > 1) HETCCL_TRY(waitForStreams(*comm.device, first, streams));
+    for (const PointToPointCall& call : calls) HETCCL_TRY(waitForStreams(*comm.device, call.stream, {first}));
+    HETCCL_TRY(island.runPointToPoint(calls));
+    for (const PointToPointCall& call : calls) HETCCL_TRY(waitForStreams(*comm.device, first, {call.stream}));
+    if (streams.size() > 1)
+      for (StreamHandle other : streams) HETCCL_TRY(waitForStreams(*comm.device, other, {first}));
+    return Status::ok();
   }
   std::vector<PointToPoint> operations;
   PlanRun run;
   run.buffers.assign(kFirstUserBuffer, nullptr);
-  std::vector<StreamHandle> streams;
   auto overlaps = [](const PointToPointCall& a, const PointToPointCall& b) {
     const char* x = static_cast<const char*>(a.buffer);
     const char* y = static_cast<const char*>(b.buffer);
     return a.bytes > 0 && b.bytes > 0 && x < y + b.bytes && y < x + a.bytes;
   };
   for (const PointToPointCall& call : calls) {
-    if (std::find(streams.begin(), streams.end(), call.stream) == streams.end()) streams.push_back(call.stream);
     bool stage = false;
     if (call.isSend)
       for (const PointToPointCall& other : calls)

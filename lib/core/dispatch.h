@@ -17,8 +17,13 @@
 
 namespace hetccl {
 
-Status runCollective(hetcclComm& comm, const CollectiveCall& call);
-// The sends and receives of one group (or a lone call), as one plan.
-Status runPointToPoint(hetcclComm& comm, const std::vector<PointToPointCall>& calls);
+// `streams`: what the operation is ordered on -- the call's own stream, or every stream of the
+// group it belongs to (NCCL's groups join their streams: each operation starts after the work
+// enqueued on any of them before the group, and each of them waits for every operation).
+Status runCollective(hetcclComm& comm, const CollectiveCall& call, const std::vector<StreamHandle>& streams);
+// The sends and receives of one group (or a lone call), as one plan, ordered on `streams` (which
+// must include the calls' own).
+Status runPointToPoint(hetcclComm& comm, const std::vector<PointToPointCall>& calls,
+                       const std::vector<StreamHandle>& streams);
 
 }  // namespace hetccl

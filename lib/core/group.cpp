@@ -55,6 +55,12 @@ Status groupEnd(hetcclComm** failedComm) {
 
   std::map<uint64_t, hetcclComm*> commsById;
   for (const QueuedOperation& op : queue) commsById[op.comm->id] = op.comm;
+  // NCCL's groups join their streams: every operation of the group is ordered on all of them.
+  std::vector<StreamHandle> streams;
+  for (const QueuedOperation& op : queue) {
+    const StreamHandle stream = op.isPointToPoint ? op.pointToPoint.stream : op.collective.stream;
+    if (std::find(streams.begin(), streams.end(), stream) == streams.end()) streams.push_back(stream);
+  }
   Status first;
   for (auto& [id, comm] : commsById) {
     std::vector<PointToPointCall> pointToPoint;
@@ -64,9 +70,9 @@ Status groupEnd(hetcclComm** failedComm) {
       if (op.isPointToPoint)
         pointToPoint.push_back(op.pointToPoint);
       else if (status.isOk())
-        status = runCollective(*comm, op.collective);
+        status = runCollective(*comm, op.collective, streams);
     }
-    if (status.isOk() && !pointToPoint.empty()) status = runPointToPoint(*comm, pointToPoint);
+    if (status.isOk() && !pointToPoint.empty()) status = runPointToPoint(*comm, pointToPoint, streams);
     if (!status.isOk() && first.isOk()) {
       first = status;
       *failedComm = comm;

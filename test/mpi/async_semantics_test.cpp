@@ -602,12 +602,9 @@ TEST(AsyncSemantics, DestroyRightAfterEnqueueingCompletesTheWork) {
 // group of the world's with operations on streams A and B joins them:
 //   - a group operation on stream A must not start before earlier work on stream B;
 //   - later work on stream B must not start before the group operation on stream A finishes.
-// hetccl orders each collective of a group on its own stream only (and the group's sends and
-// receives on theirs), so both tests fail in thread mode: the all-reduce on A reads X before the
-// chain on B has written it, and the small all-reduce on B runs inline, leaving B free while the
-// all-reduce on A is still running.  Disabled until the library joins a group's streams; run
-// them with --gtest_also_run_disabled_tests --gtest_filter='AsyncSemantics.*GroupOnTwoStreams*'.
-TEST(AsyncSemantics, DISABLED_GroupOnTwoStreamsWaitsForEarlierWorkOnBoth) {
+// hetccl orders every operation of a group on all of the group's streams (core/group.cpp), and
+// runs one inline only when all of them are idle.
+TEST(AsyncSemantics, GroupOnTwoStreamsWaitsForEarlierWorkOnBoth) {
   const uint64_t n = static_cast<uint64_t>(world().size());
   const std::string ctx = where("GroupOnTwoStreamsWaitsForEarlierWork", "");
   OwnStream a, b;
@@ -634,7 +631,7 @@ TEST(AsyncSemantics, DISABLED_GroupOnTwoStreamsWaitsForEarlierWorkOnBoth) {
   expectNoAsyncError(second.get(), ctx);
 }
 
-TEST(AsyncSemantics, DISABLED_GroupOnTwoStreamsHoldsBackLaterWorkOnBoth) {
+TEST(AsyncSemantics, GroupOnTwoStreamsHoldsBackLaterWorkOnBoth) {
   const int p = world().size();
   const uint64_t n = static_cast<uint64_t>(p);
   const std::string ctx = where("GroupOnTwoStreamsHoldsBackLaterWork", "");
