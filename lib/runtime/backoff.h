@@ -15,10 +15,12 @@ namespace hetccl {
 class Backoff {
  public:
   // Call when an iteration made progress.
-  void reset() { idleSince_ = Clock::time_point{}, sleep_ = kFirstSleep; }
+  void reset() { idlePolls_ = 0, idleSince_ = Clock::time_point{}, sleep_ = kFirstSleep; }
 
   // Call when an iteration made none.
   void pause() {
+    // The first polls do not even read the clock: a small message's whole wait is shorter.
+    if (++idlePolls_ <= kPollsWithoutClock) return;
     const Clock::time_point now = Clock::now();
     if (idleSince_ == Clock::time_point{}) idleSince_ = now;
     if (now - idleSince_ < kPollFor) return;
@@ -35,11 +37,13 @@ class Backoff {
   // Sleeping only after a millisecond keeps two peers from both sleeping while each waits for
   // the other (each wait would then cost a wake-up); a longer wait is a transfer in flight,
   // and 200 us is little against it.
+  static constexpr int kPollsWithoutClock = 64;
   static constexpr std::chrono::microseconds kPollFor{5};
   static constexpr std::chrono::microseconds kYieldFor{1000};
   static constexpr std::chrono::microseconds kFirstSleep{25};
   static constexpr std::chrono::microseconds kLongestSleep{200};
 
+  int idlePolls_ = 0;
   Clock::time_point idleSince_{};
   std::chrono::microseconds sleep_ = kFirstSleep;
 };

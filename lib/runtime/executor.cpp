@@ -77,13 +77,16 @@ Status Executor::runPipelined(const RankPlan& plan, const PlanPhase& phase) {
   stagingPerSlot_ = receiveReduces * chunkElements_ * elementSize_;
   HETCCL_TRY(staging_.ensure(stagingPerSlot_ * depth));
 
-  std::vector<Slot> slots(depth);
+  // Slots are kept between runs, with their vectors' capacity: a small operation's whole cost
+  // is a few microseconds, and allocations were a good part of it.
+  if (slots_.size() < static_cast<size_t>(depth)) slots_.resize(depth);
   for (int i = 0; i < depth; ++i) {
-    slots[i].index = i;
-    slots[i].pipeline = i;
-    slots[i].step = phase.firstStep;
-    slots[i].active = true;
-    HETCCL_TRY(startStep(slots[i], plan));
+    Slot& slot = slots_[i];
+    slot.index = i;
+    slot.pipeline = i;
+    slot.step = phase.firstStep;
+    slot.active = true;
+    HETCCL_TRY(startStep(slot, plan));
   }
   Backoff backoff;
   for (bool anyActive = true; anyActive;) {
@@ -91,7 +94,8 @@ Status Executor::runPipelined(const RankPlan& plan, const PlanPhase& phase) {
       return HETCCL_STATUS(Code::InvalidUsage, "the communicator was aborted during an operation");
     anyActive = false;
     bool progressed = false;
-    for (Slot& slot : slots) {
+    for (int i = 0; i < depth; ++i) {
+      Slot& slot = slots_[i];
       if (!slot.active) continue;
       HETCCL_TRY(pollSlot(slot, plan, &progressed));
       if (slot.active) anyActive = true;

@@ -63,7 +63,8 @@ class Executor {
   StreamHandle stream_;
   IslandCollectives* island_ = nullptr;
   const std::atomic<bool>* abort_ = nullptr;
-  DeviceBuffer staging_;  // where RecvReduce chunks land before they are folded in
+  DeviceBuffer staging_;     // where RecvReduce chunks land before they are folded in
+  std::vector<Slot> slots_;  // the pipeline slots, reused from run to run
   // Per-run context, set by run().
   const PlanBuffers* buffers_ = nullptr;
   ElementType type_ = ElementType::Uint8;

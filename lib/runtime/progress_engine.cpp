@@ -42,6 +42,7 @@ Status ProgressEngine::submit(const std::vector<StreamHandle>& streams, Work wor
     std::unique_lock<std::mutex> lock(mutex_);
     finished_.wait(lock, [&] { return submitted_ - completed_ < queueDepth_; });
     operation.sequence = ++submitted_;
+    idle_.store(false, std::memory_order_release);
   }
   // Record before waiting: the event must stand for the work before the call, not for the wait.
   for (StreamHandle stream : streams) {
@@ -63,11 +64,7 @@ Status ProgressEngine::submit(const std::vector<StreamHandle>& streams, Work wor
   return ordering;
 }
 
-bool ProgressEngine::idle() {
-  if (mode_ != Mode::Thread) return true;
-  std::lock_guard<std::mutex> lock(mutex_);
-  return completed_ == submitted_;
-}
+bool ProgressEngine::idle() { return mode_ != Mode::Thread || idle_.load(std::memory_order_acquire); }
 
 void ProgressEngine::drain() {
   if (mode_ != Mode::Thread) return;
@@ -77,6 +74,7 @@ void ProgressEngine::drain() {
 }
 
 Status ProgressEngine::asyncError() {
+  if (!failed_.load(std::memory_order_acquire)) return Status::ok();
   std::lock_guard<std::mutex> lock(mutex_);
   return failure_;
 }
@@ -86,6 +84,7 @@ void ProgressEngine::abort() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (failure_.isOk()) failure_ = HETCCL_STATUS(Code::InvalidUsage, "the communicator was aborted");
+    failed_.store(true, std::memory_order_release);
   }
   workAvailable_.notify_one();
 }
@@ -109,6 +108,7 @@ void ProgressEngine::finish(uint64_t sequence, const Status& status) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!status.isOk() && failure_.isOk()) {
       failure_ = status;
+      failed_.store(true, std::memory_order_release);
       HETCCL_WARN("an asynchronous operation failed, the communicator is unusable: %s", status.message().c_str());
     }
   }
@@ -117,6 +117,7 @@ void ProgressEngine::finish(uint64_t sequence, const Status& status) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     completed_ = sequence;
+    if (completed_ == submitted_) idle_.store(true, std::memory_order_release);
   }
   finished_.notify_all();
 }

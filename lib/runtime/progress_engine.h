@@ -88,6 +88,10 @@ class ProgressEngine {
   uint64_t submitted_ = 0;  // sequence of the last operation submitted
   uint64_t completed_ = 0;  // sequence of the last operation finished
   Status failure_;
+  // Lock-free copies for the calling thread's checks on every call (a small operation's whole
+  // budget is about a microsecond): written under the mutex, read without it.
+  std::atomic<bool> idle_{true};
+  std::atomic<bool> failed_{false};
   bool stopping_ = false;
   std::thread thread_;  // last: starts once the state above exists
 };

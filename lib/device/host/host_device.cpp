@@ -27,6 +27,7 @@ HostDevice::HostDevice() = default;
 
 HostDevice::~HostDevice() {
   // Finish all work before freeing the memory it may touch.
+  streamGeneration_.fetch_add(1, std::memory_order_acq_rel);
   streams_.clear();
   defaultStream_.synchronize();
   for (void* ptr : deviceAllocations_) std::free(ptr);
@@ -69,15 +70,33 @@ Status HostDevice::release(void* ptr) { return releaseFrom(deviceAllocations_, p
 Status HostDevice::allocateHost(void** ptr, size_t bytes) { return allocateInto(hostAllocations_, ptr, bytes); }
 Status HostDevice::releaseHost(void* ptr) { return releaseFrom(hostAllocations_, ptr, "releaseHost", "allocateHost"); }
 
+// Bumped whenever a stream or a device goes away: it empties every thread's lookup cache.
+std::atomic<uint64_t> HostDevice::streamGeneration_{0};
+
 Status HostDevice::findStream(StreamHandle handle, HostStream** stream) {
   if (handle == nullptr) {
     *stream = &defaultStream_;
+    return Status::ok();
+  }
+  // A one-entry cache per thread: consecutive calls nearly always name the same stream, and a
+  // lookup under the device's lock was a good part of a small operation's cost.
+  struct LastLookup {
+    const HostDevice* device = nullptr;
+    StreamHandle handle = nullptr;
+    HostStream* stream = nullptr;
+    uint64_t generation = 0;
+  };
+  thread_local LastLookup last;
+  const uint64_t generation = streamGeneration_.load(std::memory_order_acquire);
+  if (last.device == this && last.handle == handle && last.generation == generation) {
+    *stream = last.stream;
     return Status::ok();
   }
   std::lock_guard<std::mutex> lock(mutex_);
   auto found = streams_.find(handle);
   if (found == streams_.end()) return HETCCL_STATUS(Code::InvalidArgument, "unknown stream %p", handle);
   *stream = found->second.get();
+  last = LastLookup{this, handle, *stream, generation};
   return Status::ok();
 }
 
@@ -103,6 +122,7 @@ Status HostDevice::destroyStream(StreamHandle stream) {
       return HETCCL_STATUS(Code::InvalidArgument, "destroyStream: unknown stream %p", stream);
     doomed = std::move(found->second);
     streams_.erase(found);
+    streamGeneration_.fetch_add(1, std::memory_order_acq_rel);
   }
   return Status::ok();  // `doomed` drains and joins here, outside the lock
 }

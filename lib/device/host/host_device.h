@@ -4,6 +4,7 @@
 // allocations are tracked separately, and unknown pointers or streams are rejected.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -51,7 +52,8 @@ class HostDevice : public Device {
   Status findStream(StreamHandle handle, HostStream** stream);
   Status addStream(HostStream::Mode mode, StreamHandle* stream);
 
-  std::mutex mutex_;  // guards the sets and the stream map, not the streams' work
+  static std::atomic<uint64_t> streamGeneration_;  // see findStream
+  std::mutex mutex_;                               // guards the sets and the stream map, not the streams' work
   AllocationSet deviceAllocations_;
   AllocationSet hostAllocations_;
   std::unordered_map<StreamHandle, std::unique_ptr<HostStream>> streams_;
