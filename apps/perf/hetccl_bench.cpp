@@ -1,6 +1,11 @@
 #include "perf/hetccl_bench.h"
 
+#include <chrono>
+#include <thread>
+#include <utility>
+
 #include "perf/hetccl_errors.h"
+#include "perf/host_work.h"
 
 namespace hetccl_perf {
 
@@ -8,6 +13,49 @@ namespace {
 
 unsigned char* at(void* base, size_t elements, size_t elementSize) {
   return static_cast<unsigned char*>(base) + elements * elementSize;
+}
+
+// Per iteration the slowest rank's time (one element-wise maximum over ranks for all
+// iterations), then the median over iterations.
+double slowestRankMedianUs(const std::vector<double>& localUs) {
+  std::vector<double> slowest(localUs.size());
+  MPI_Allreduce(localUs.data(), slowest.data(), static_cast<int>(localUs.size()), MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return medianOf(std::move(slowest));
+}
+
+// --overlap's barrier before each timed iteration.  MPI_Barrier polls flat out, so a rank
+// that finished its host work early would spin until the slowest arrives, taking CPU from
+// whatever shares its core (other ranks when they outnumber the cores, other jobs on a shared
+// machine), and (b), which ends where the next barrier begins, would be timed under a load
+// that (c), whose early ranks sleep in hetcclStreamSynchronize, does not see.  This one polls
+// for a millisecond (a peer about to arrive costs no wake-up), then sleeps between polls.
+void quietBarrier() {
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Ibarrier(MPI_COMM_WORLD, &request);
+  const double start = MPI_Wtime();
+  int done = 0;
+  MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+  while (done == 0) {
+    if (MPI_Wtime() - start > 1.0e-3) std::this_thread::sleep_for(std::chrono::microseconds(50));
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+  }
+}
+
+// The host work's iteration count for about `targetUs`, the same on every rank: each rank
+// calibrates (all at once, as they will run), the largest count wins, and then one run on
+// every rank at once rescales it by the slowest rank's time, so that (b) is about (a) under
+// the load (b) will see and not only on the rank that calibrated on the quietest core.
+uint64_t agreedHostIterations(double targetUs) {
+  const unsigned long long local = calibrateHostWork(targetUs);
+  unsigned long long count = 0;
+  MPI_Allreduce(&local, &count, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+  quietBarrier();
+  const double start = MPI_Wtime();
+  runHostWork(count);
+  const double localUs = (MPI_Wtime() - start) * 1.0e6;
+  double slowestUs = 0;
+  MPI_Allreduce(&localUs, &slowestUs, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return scaleHostWork(count, slowestUs, targetUs);
 }
 
 }  // namespace
@@ -73,18 +121,27 @@ void HetcclBench::loadInputs(const PatternSpec& spec, const CollectiveShape& sha
 }
 
 size_t HetcclBench::checkOnce(const PatternSpec& spec, const CollectiveShape& shape, const CallBuffers& buffers) {
-  const size_t es = dataTypeSize(spec.type);
   call(spec, shape, buffers);
   PERF_HETCCL_CHECK(ctx_.comm, hetcclStreamSynchronize(ctx_.stream));
+  return countWrongOutputs(spec, shape, buffers);
+}
+
+size_t HetcclBench::countWrongOutputs(const PatternSpec& spec, const CollectiveShape& shape,
+                                      const CallBuffers& buffers) {
+  const size_t es = dataTypeSize(spec.type);
   if (!rankHasOutput(spec, ctx_.rank)) return 0;
   fromDevice(hostOutput_.data(), buffers.recv, shape.recvElements * es);
   return countMismatches(hostOutput_.data(), hostExpected_.data(), shape.recvElements, es);
 }
 
-double HetcclBench::timeCallsUs(const PatternSpec& spec, const CollectiveShape& shape, const CallBuffers& buffers) {
+void HetcclBench::warmUp(const PatternSpec& spec, const CollectiveShape& shape, const CallBuffers& buffers) {
   MPI_Barrier(MPI_COMM_WORLD);
   for (int i = 0; i < warmupIters_; ++i) call(spec, shape, buffers);
   PERF_HETCCL_CHECK(ctx_.comm, hetcclStreamSynchronize(ctx_.stream));
+}
+
+double HetcclBench::timeCallsUs(const PatternSpec& spec, const CollectiveShape& shape, const CallBuffers& buffers) {
+  warmUp(spec, shape, buffers);
   // Start together, so no rank's time includes waiting for a late peer's first call.
   MPI_Barrier(MPI_COMM_WORLD);
   const double start = MPI_Wtime();
@@ -111,6 +168,74 @@ Measurement HetcclBench::measure(hetcclComm_t comm, const PatternSpec& spec, con
   }
   const double timeUs = timeCallsUs(spec, shape, buffers);
   return makeMeasurement(timeUs, shape.bytes, busBandwidthFactor(spec.collective, ctx_.nranks), wrong);
+}
+
+OverlapMeasurement HetcclBench::measureOverlap(hetcclComm_t comm, const PatternSpec& spec,
+                                               const CollectiveShape& shape) {
+  ctx_.comm = comm;
+  const CallBuffers buffers = buffersFor(shape, dataTypeSize(spec.type), /*inPlace=*/false);
+  loadInputs(spec, shape, /*inPlace=*/false);
+  size_t localWrong = check_ ? checkOnce(spec, shape, buffers) : 0;
+  warmUp(spec, shape, buffers);
+  const size_t iters = static_cast<size_t>(iters_);
+
+  // The collective alone, `iters` times: the time the host work is calibrated to.
+  std::vector<double> calibrationUs(iters);
+  for (double& us : calibrationUs) {
+    quietBarrier();
+    const double start = MPI_Wtime();
+    call(spec, shape, buffers);
+    PERF_HETCCL_CHECK(ctx_.comm, hetcclStreamSynchronize(ctx_.stream));
+    us = (MPI_Wtime() - start) * 1.0e6;
+  }
+  const uint64_t hostIterations = agreedHostIterations(slowestRankMedianUs(calibrationUs));
+
+  // The timed iterations take (a), (b) and (c) in turn, so a change in the machine's load
+  // (other jobs on a shared machine) falls on all three alike.
+  std::vector<double> collectiveUs(iters);
+  std::vector<double> hostUs(iters);
+  std::vector<double> bothUs(iters);
+  std::vector<double> returnUs(iters);
+  for (size_t i = 0; i < iters; ++i) {
+    // (a) The collective alone.
+    quietBarrier();
+    double start = MPI_Wtime();
+    call(spec, shape, buffers);
+    PERF_HETCCL_CHECK(ctx_.comm, hetcclStreamSynchronize(ctx_.stream));
+    collectiveUs[i] = (MPI_Wtime() - start) * 1.0e6;
+
+    // (b) The host work alone.
+    quietBarrier();
+    start = MPI_Wtime();
+    runHostWork(hostIterations);
+    hostUs[i] = (MPI_Wtime() - start) * 1.0e6;
+
+    // (c) Both: call, the host work, synchronize; (r) how long the call took to return.  With
+    // the check, the last one starts from a poisoned output, so the check after the loop
+    // reads what an overlapped call wrote.
+    if (check_ && i + 1 == iters) loadInputs(spec, shape, /*inPlace=*/false);
+    quietBarrier();
+    start = MPI_Wtime();
+    call(spec, shape, buffers);
+    const double returned = MPI_Wtime();
+    runHostWork(hostIterations);
+    PERF_HETCCL_CHECK(ctx_.comm, hetcclStreamSynchronize(ctx_.stream));
+    bothUs[i] = (MPI_Wtime() - start) * 1.0e6;
+    returnUs[i] = (returned - start) * 1.0e6;
+  }
+  if (check_) localWrong += countWrongOutputs(spec, shape, buffers);
+
+  long long wrong = -1;
+  if (check_) {
+    const long long local = static_cast<long long>(localWrong);
+    MPI_Allreduce(&local, &wrong, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  }
+  const double a = slowestRankMedianUs(collectiveUs);
+  const double b = slowestRankMedianUs(hostUs);
+  const double c = slowestRankMedianUs(bothUs);
+  const double r = slowestRankMedianUs(returnUs);
+  return makeOverlapMeasurement(a, b, c, r, hostIterations, shape.bytes,
+                                busBandwidthFactor(spec.collective, ctx_.nranks), wrong);
 }
 
 }  // namespace hetccl_perf

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -137,9 +138,16 @@ std::vector<ResultRow> runSweep(const PerfOptions& o, const CallContext& ctx, co
         for (const AlgorithmCommunicator& entry : comms.all()) {
           ResultRow row = rowKey(o, shape, type, op);
           row.requestedAlgorithm = entry.requested;
-          row.outOfPlace = bench.measure(entry.comm, spec, shape, /*inPlace=*/false);
-          row.algorithm = lastAlgorithm(entry.comm);
-          row.inPlace = bench.measure(entry.comm, spec, shape, /*inPlace=*/true);
+          if (o.overlap) {
+            row.hasOverlap = true;
+            row.overlap = bench.measureOverlap(entry.comm, spec, shape);
+            row.outOfPlace = row.overlap.collective;
+            row.algorithm = lastAlgorithm(entry.comm);
+          } else {
+            row.outOfPlace = bench.measure(entry.comm, spec, shape, /*inPlace=*/false);
+            row.algorithm = lastAlgorithm(entry.comm);
+            row.inPlace = bench.measure(entry.comm, spec, shape, /*inPlace=*/true);
+          }
           row.baseline = mpiTime;
           if (ctx.rank == 0) {
             std::fputs(formatRow(row, o).c_str(), stdout);
@@ -151,6 +159,16 @@ std::vector<ResultRow> runSweep(const PerfOptions& o, const CallContext& ctx, co
     }
   }
   return rows;
+}
+
+// What decides whether calls return before the work is done: HETCCL_PROGRESS and MPI's thread
+// level (below MPI_THREAD_MULTIPLE the library runs every operation on the calling thread).
+std::string progressNote() {
+  const char* mode = std::getenv("HETCCL_PROGRESS");
+  int level = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&level);
+  return std::string("HETCCL_PROGRESS=") + (mode != nullptr && *mode != '\0' ? mode : "(unset: auto)") +
+         ", MPI thread level " + (level == MPI_THREAD_MULTIPLE ? "MPI_THREAD_MULTIPLE" : "below MPI_THREAD_MULTIPLE");
 }
 
 int runBenchmark(const PerfOptions& o, int rank, int nranks) {
@@ -176,6 +194,7 @@ int runBenchmark(const PerfOptions& o, int rank, int nranks) {
   settings.nranks = nranks;
   settings.libraryVersion = libraryVersion(ctx.comm);
   settings.rankLines = describeRanks(rank, nranks);
+  if (o.overlap) settings.progressNote = progressNote();
   if (rank == 0) {
     std::fputs(formatHeader(settings).c_str(), stdout);
     std::fflush(stdout);

@@ -18,7 +18,7 @@ using hetccl_apps::Argument;
 using hetccl_apps::Flag;
 
 // hetccl's own flags have no short form (kLongOnlyKey), so no nccl-tests letter can clash.
-enum LongOnlyKey : int { kBaseline = hetccl_apps::kLongOnlyKey, kAlgo };
+enum LongOnlyKey : int { kBaseline = hetccl_apps::kLongOnlyKey, kAlgo, kOverlap };
 
 const std::vector<Flag>& perfFlags() {
   static const std::vector<Flag> flags = [] {
@@ -37,6 +37,9 @@ const std::vector<Flag>& perfFlags() {
         {kAlgo, "algo", "LIST",
          "algorithms to time, comma-separated: auto ring hier torus\nsmall native; one communicator "
          "each, rows side by side\n(default: the library's choice, HETCCL_ALGO or auto)"},
+        {kOverlap, "overlap", nullptr,
+         "time the collective alone, host work alone and both\n(call, work, synchronize): how much "
+         "of each hides\nbehind the other, and how soon the call returns"},
         {'h', "help", nullptr, "this text"},
     };
     all.insert(all.end(), own.begin(), own.end());
@@ -89,6 +92,7 @@ std::string applyFlag(const Argument& a, PerfOptions& o) {
       if (!parseAlgorithmList(a.value, &o.algorithms, &error)) return error;
       return "";
     }
+    case kOverlap: o.overlap = true; return "";
   }
   return "unhandled option " + a.spelling;
 }
@@ -164,6 +168,8 @@ ParseResult parseOptions(int argc, const char* const* argv) {
   }
   if (!haveCollective) return fail("no collective given");
   if (o.minBytes > o.maxBytes) return fail("-b is larger than -e");
+  // The overlap table has no MPI columns: MPI's blocking collective has nothing to overlap.
+  if (o.overlap && o.mpiBaseline) return fail("--overlap and --baseline cannot be combined");
   result.outcome = ParseOutcome::Run;
   return result;
 }

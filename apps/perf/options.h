@@ -1,5 +1,5 @@
 // Command line of hetccl-perf: nccl-tests' flags (-b -e -f -i -n -w -c -d -o -r -J) plus
-// hetccl's own (--baseline mpi, --algo LIST), read by getopt_long (common/command_line.h).
+// hetccl's own (--baseline mpi, --algo LIST, --overlap), read by getopt_long (common/command_line.h).
 // Parsing is pure so every rank parses the same argv to the same result and the unit tests
 // need no MPI.
 #pragma once
@@ -34,6 +34,9 @@ struct PerfOptions {
   // choice), so the algorithms are timed side by side in one run.  Empty: one communicator
   // with the library's own setting (HETCCL_ALGO, else auto).
   std::vector<std::string> algorithms;
+  // --overlap: instead of nccl-tests' table, how much of the collective hides behind host
+  // work on the calling thread (overlap_bench.h); out of place only.
+  bool overlap = false;
 };
 
 enum class ParseOutcome { Run, Help, Error };

@@ -1,5 +1,8 @@
 #include "perf/report.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "common/json_document.h"
 #include "common/text_format.h"
 #include "perf/collective_shape.h"
@@ -26,6 +29,10 @@ constexpr int kMeasurementWidth = 32;
 constexpr int kBaselineWidth = 25;
 constexpr int kRequestWidth = 9;
 constexpr int kAlgorithmWidth = 8;
+// --overlap's columns instead of the out-of-place and in-place groups: coll(a) host(b)
+// both(c) call(r) in us, overlap and r/a in %, #wrong.
+constexpr const char* kOverlapColumns = "  %7s  %7s  %7s  %7s  %7s  %6s  %6s";
+constexpr int kOverlapWidth = 62;
 
 std::string centered(const std::string& text, int width) {
   int left = (width - static_cast<int>(text.size())) / 2;
@@ -53,6 +60,17 @@ std::string formatWrong(int64_t wrong) { return wrong < 0 ? "N/A" : format("%lld
 std::string measurementColumns(const Measurement& m) {
   return format(kMeasurementColumns, formatTime(m.timeUs).c_str(), format("%6.2f", m.algbw).c_str(),
                 format("%6.2f", m.busbw).c_str(), formatWrong(m.wrong).c_str());
+}
+
+// Two decimals below 10 % (a call that returns in 0.05 % of the collective's time), one above.
+std::string formatPercent(double percent) {
+  return std::abs(percent) < 10.0 ? format("%.2f", percent) : format("%.1f", percent);
+}
+
+std::string overlapColumns(const OverlapMeasurement& m) {
+  return format(kOverlapColumns, formatTime(m.collectiveUs).c_str(), formatTime(m.hostUs).c_str(),
+                formatTime(m.bothUs).c_str(), formatTime(m.returnUs).c_str(), formatPercent(m.overlapPercent).c_str(),
+                formatPercent(m.returnPercent).c_str(), formatWrong(m.collective.wrong).c_str());
 }
 
 std::string joinTypes(const std::vector<DataType>& types) {
@@ -106,8 +124,8 @@ std::vector<AlgorithmAverage> averagesByAlgorithm(const std::vector<ResultRow>& 
       averages.push_back({r.requestedAlgorithm, 0.0});
       measurements.push_back(0);
     }
-    averages[i].avgBusBandwidth += r.outOfPlace.busbw + r.inPlace.busbw;
-    measurements[i] += 2;
+    averages[i].avgBusBandwidth += r.outOfPlace.busbw + (r.hasOverlap ? 0.0 : r.inPlace.busbw);
+    measurements[i] += r.hasOverlap ? 1 : 2;
   }
   for (size_t i = 0; i < averages.size(); ++i) averages[i].avgBusBandwidth /= static_cast<double>(measurements[i]);
   return averages;
@@ -123,6 +141,49 @@ std::string footerByAlgorithm(const Footer& f) {
   return line + "\n";
 }
 
+// --overlap's legend: what each column is and how overlap is computed.
+std::string overlapLegend(const ReportSettings& s) {
+  std::string h =
+      "#  overlap mode, out of place: per size, -n iterations of (a), (b) and (c) in turn, each timed\n"
+      "#    on its own after a barrier; per iteration the slowest rank, then the median (us)\n"
+      "#    coll(a): the collective alone: call + hetcclStreamSynchronize\n"
+      "#    host(b): host work alone: a floating-point loop on the calling thread, its iteration count\n"
+      "#             calibrated per size so that b ~ a (the largest count over ranks: same work on each)\n"
+      "#    both(c): call, the same host work, then hetcclStreamSynchronize\n"
+      "#    call(r): how long the call took to return, in (c)\n"
+      "#    overlap = (a + b - c) / min(a, b) x 100: 100 the shorter hides entirely behind the longer,\n"
+      "#              0 they run one after the other; r/a = r / a x 100\n";
+  h += format("#    algbw = size / a (1 GB = 1e9 B), busbw = algbw x %s (JSON and footer); #wrong: checked\n",
+              busBandwidthFormula(s.options.collective));
+  h += "#    bit-exactly after a plain call and after an overlapped one\n";
+  if (!s.progressNote.empty()) h += "#  progress: " + s.progressNote + "\n";
+  return h;
+}
+
+std::string overlapColumnHeader(const PerfOptions& o) {
+  std::string h;
+  std::string groups = "#" + std::string(kKeyWidth - 1, ' ') + centered("out-of-place, medians", kOverlapWidth);
+  h += rstrip(groups) + "\n";
+  h += "#" + format(kKeyColumns, "size", "count", "type", "redop", "root").substr(1) +
+       format(kOverlapColumns, "coll(a)", "host(b)", "both(c)", "call(r)", "overlap", "r/a", "#wrong") +
+       algorithmColumns(o, "request", "algo") + "\n";
+  std::string units = "#" + format(kKeyColumns, "(B)", "(elements)", "", "", "").substr(1) +
+                      format(kOverlapColumns, "(us)", "(us)", "(us)", "(us)", "(%)", "(%)", "") +
+                      algorithmColumns(o, "", "");
+  return h + rstrip(units) + "\n";
+}
+
+Json overlapJson(const OverlapMeasurement& m) {
+  return Json{{"coll_us", measured(m.collectiveUs)},
+              {"host_us", measured(m.hostUs)},
+              {"both_us", measured(m.bothUs)},
+              {"return_us", measured(m.returnUs)},
+              {"overlap_percent", measured(m.overlapPercent)},
+              {"return_percent", measured(m.returnPercent)},
+              {"host_iterations", m.hostIterations},
+              {"wrong", m.collective.wrong < 0 ? Json(nullptr) : Json(m.collective.wrong)}};
+}
+
 }  // namespace
 
 Measurement makeMeasurement(double timeUs, size_t bytes, double busFactor, int64_t wrong) {
@@ -133,6 +194,32 @@ Measurement makeMeasurement(double timeUs, size_t bytes, double busFactor, int64
   m.busbw = m.algbw * busFactor;
   m.wrong = wrong;
   return m;
+}
+
+OverlapMeasurement makeOverlapMeasurement(double collectiveUs, double hostUs, double bothUs, double returnUs,
+                                          uint64_t hostIterations, size_t bytes, double busFactor, int64_t wrong) {
+  OverlapMeasurement m;
+  m.collectiveUs = collectiveUs;
+  m.hostUs = hostUs;
+  m.bothUs = bothUs;
+  m.returnUs = returnUs;
+  // All of the shorter one hidden behind the longer: c = max(a, b), so a + b - c = min(a, b).
+  const double shorter = std::min(collectiveUs, hostUs);
+  m.overlapPercent = shorter > 0 ? (collectiveUs + hostUs - bothUs) / shorter * 100.0 : 0.0;
+  m.returnPercent = collectiveUs > 0 ? returnUs / collectiveUs * 100.0 : 0.0;
+  m.hostIterations = hostIterations;
+  m.collective = makeMeasurement(collectiveUs, bytes, busFactor, wrong);
+  return m;
+}
+
+double medianOf(std::vector<double> values) {
+  if (values.empty()) return 0;
+  const size_t middle = values.size() / 2;
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(middle), values.end());
+  const double upper = values[middle];
+  if (values.size() % 2 == 1) return upper;
+  const double lower = *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(middle));
+  return (lower + upper) / 2.0;
 }
 
 double ratioVersusMpi(const ResultRow& row) {
@@ -152,10 +239,14 @@ std::string formatHeader(const ReportSettings& s) {
   if (collectiveReduces(o.collective)) h += "  ops: " + joinOps(o.ops);
   if (collectiveHasRoot(o.collective)) h += format("  root: %d", o.root);
   h += "\n";
-  h += format(
-      "#  time: mean per iteration (us), maximum over ranks; algbw = size / time "
-      "(1 GB = 1e9 B); busbw = algbw x %s\n",
-      busBandwidthFormula(o.collective));
+  if (o.overlap) {
+    h += overlapLegend(s);
+  } else {
+    h += format(
+        "#  time: mean per iteration (us), maximum over ranks; algbw = size / time "
+        "(1 GB = 1e9 B); busbw = algbw x %s\n",
+        busBandwidthFormula(o.collective));
+  }
   h += "#  algo: the algorithm the library ran (out of place)";
   if (withRequestColumn(o)) h += "; request: the --algo entry, one communicator each: " + joinWords(o.algorithms);
   h += "\n";
@@ -166,6 +257,7 @@ std::string formatHeader(const ReportSettings& s) {
   for (const std::string& line : s.rankLines) h += "#  " + line + "\n";
   if (!s.rankLines.empty()) h += "#\n";
 
+  if (o.overlap) return h + overlapColumnHeader(o);
   std::string groups = "#" + std::string(kKeyWidth - 1, ' ') + centered("out-of-place", kMeasurementWidth) +
                        centered("in-place", kMeasurementWidth);
   const int algorithmWidth = kAlgorithmWidth + (withRequestColumn(o) ? kRequestWidth : 0);
@@ -192,8 +284,12 @@ std::string formatRow(const ResultRow& row, const PerfOptions& options) {
   std::string line =
       format(kKeyColumns, format("%zu", row.bytes).c_str(), format("%zu", row.count).c_str(), dataTypeName(row.type),
              row.hasOp ? redOpName(row.op) : "none", row.hasRoot ? format("%d", row.root).c_str() : "none");
-  line += measurementColumns(row.outOfPlace);
-  line += measurementColumns(row.inPlace);
+  if (row.hasOverlap) {
+    line += overlapColumns(row.overlap);
+  } else {
+    line += measurementColumns(row.outOfPlace);
+    line += measurementColumns(row.inPlace);
+  }
   line += algorithmColumns(options, row.requestedAlgorithm.empty() ? "-" : row.requestedAlgorithm,
                            row.algorithm.empty() ? "-" : row.algorithm);
   if (options.mpiBaseline) {
@@ -211,12 +307,17 @@ std::string formatRow(const ResultRow& row, const PerfOptions& options) {
 Footer summarize(const std::vector<ResultRow>& rows) {
   Footer f;
   double sum = 0;
+  size_t measurements = 0;
   for (const ResultRow& r : rows) {
     if (r.outOfPlace.wrong > 0) f.wrongTotal += r.outOfPlace.wrong;
+    sum += r.outOfPlace.busbw;
+    ++measurements;
+    if (r.hasOverlap) continue;  // an overlap row has no in-place measurement
     if (r.inPlace.wrong > 0) f.wrongTotal += r.inPlace.wrong;
-    sum += r.outOfPlace.busbw + r.inPlace.busbw;
+    sum += r.inPlace.busbw;
+    ++measurements;
   }
-  f.avgBusBandwidth = rows.empty() ? 0.0 : sum / (2.0 * static_cast<double>(rows.size()));
+  f.avgBusBandwidth = measurements == 0 ? 0.0 : sum / static_cast<double>(measurements);
   f.byAlgorithm = averagesByAlgorithm(rows);
   return f;
 }
@@ -249,6 +350,8 @@ std::string formatJson(const ReportSettings& s, const std::vector<ResultRow>& ro
       {"baseline", o.mpiBaseline ? Json("mpi") : Json(nullptr)},
       {"algorithms", o.algorithms.empty() ? Json(nullptr) : Json(o.algorithms)},
   };
+  // Only with --overlap, so the plain table's document stays as it was.
+  if (o.overlap) settings["overlap"] = true;
 
   Json rowsJson = Json::array();
   for (const ResultRow& r : rows) {
@@ -260,7 +363,7 @@ std::string formatJson(const ReportSettings& s, const std::vector<ResultRow>& ro
         {"redop", r.hasOp ? redOpName(r.op) : "none"},
         {"root", r.hasRoot ? Json(r.root) : Json(nullptr)},
         {"out_of_place", measurementJson(r.outOfPlace)},
-        {"in_place", measurementJson(r.inPlace)},
+        {"in_place", r.hasOverlap ? Json(nullptr) : measurementJson(r.inPlace)},
         {"algorithm", hetccl_apps::stringOrNull(r.algorithm)},
         {"requested_algorithm", hetccl_apps::stringOrNull(r.requestedAlgorithm)},
     };
@@ -275,6 +378,7 @@ std::string formatJson(const ReportSettings& s, const std::vector<ResultRow>& ro
       }
       row["baseline"] = baseline;
     }
+    if (r.hasOverlap) row["overlap"] = overlapJson(r.overlap);
     rowsJson.push_back(row);
   }
 

@@ -31,6 +31,26 @@ struct BaselineMeasurement {
   double busbw = 0;
 };
 
+// One row of --overlap (out of place): each figure the median over the timed iterations of the
+// slowest rank's time in that iteration.
+struct OverlapMeasurement {
+  double collectiveUs = 0;      // (a) the collective alone: call + hetcclStreamSynchronize
+  double hostUs = 0;            // (b) the host work alone
+  double bothUs = 0;            // (c) call, the same host work, then hetcclStreamSynchronize
+  double returnUs = 0;          // (r) how long the call took to return, in (c)
+  double overlapPercent = 0;    // (a + b - c) / min(a, b) x 100; 0 when min(a, b) is 0
+  double returnPercent = 0;     // r / a x 100; 0 when a is 0
+  uint64_t hostIterations = 0;  // the host work's loop count, the same on every rank
+  Measurement collective;       // (a) as a Measurement: bandwidths, and `wrong` for the row
+};
+
+// The derived figures from the four medians; `collective` from (a) with `wrong`.
+OverlapMeasurement makeOverlapMeasurement(double collectiveUs, double hostUs, double bothUs, double returnUs,
+                                          uint64_t hostIterations, size_t bytes, double busFactor, int64_t wrong);
+
+// The median (the mean of the middle two for an even count); 0 for none.
+double medianOf(std::vector<double> values);
+
 struct ResultRow {
   Collective collective = Collective::AllReduce;
   size_t bytes = 0;
@@ -45,6 +65,9 @@ struct ResultRow {
   BaselineMeasurement baseline;    // only printed with --baseline mpi
   std::string requestedAlgorithm;  // the --algo entry the row ran under; "" without --algo
   std::string algorithm;           // what the library ran (hetcclCommGetAlgorithm); "" unknown
+  // --overlap: the row is `overlap` (outOfPlace is overlap.collective, inPlace unused).
+  bool hasOverlap = false;
+  OverlapMeasurement overlap;
 };
 
 struct ReportSettings {
@@ -52,6 +75,9 @@ struct ReportSettings {
   int nranks = 1;
   std::string libraryVersion;          // "0.1.0"
   std::vector<std::string> rankLines;  // one description per rank, printed in the header
+  // --overlap: who runs the operations, as far as the app can tell ("HETCCL_PROGRESS=caller,
+  // MPI_THREAD_MULTIPLE"); printed in the header.
+  std::string progressNote;
 };
 
 struct AlgorithmAverage {
@@ -61,7 +87,7 @@ struct AlgorithmAverage {
 
 struct Footer {
   int64_t wrongTotal = 0;
-  double avgBusBandwidth = 0;  // mean of every out-of-place and in-place busbw
+  double avgBusBandwidth = 0;  // mean of every out-of-place and in-place busbw (--overlap: of (a))
   // The same mean per --algo entry, in the order given; empty without --algo.
   std::vector<AlgorithmAverage> byAlgorithm;
 };
