@@ -1,6 +1,9 @@
 #include "runtime/executor.h"
 
 #include <algorithm>
+#include <chrono>
+#include <limits>
+#include <thread>
 
 #include "algorithms/chunking.h"
 #include "runtime/backoff.h"
@@ -94,6 +97,8 @@ Status Executor::runPipelined(const RankPlan& plan, const PlanPhase& phase) {
       return HETCCL_STATUS(Code::InvalidUsage, "the communicator was aborted during an operation");
     anyActive = false;
     bool progressed = false;
+    mustPoll_ = false;
+    idleUntil_ = std::numeric_limits<double>::infinity();
     for (int i = 0; i < depth; ++i) {
       Slot& slot = slots_[i];
       if (!slot.active) continue;
@@ -109,10 +114,16 @@ Status Executor::runPipelined(const RankPlan& plan, const PlanPhase& phase) {
     }
     // Ranks may outnumber cores, and the application computes meanwhile: let others run.
     if (!anyActive) break;
-    if (progressed)
+    if (progressed) {
       backoff.reset();
-    else
+    } else if (!mustPoll_ && idleUntil_ < std::numeric_limits<double>::infinity()) {
+      // Every pending transfer only waits for an emulated link's modelled time: sleep until
+      // the first is due rather than take the CPU the application's work should have.
+      const double wait = idleUntil_ - monotonicSeconds();
+      if (wait > 0) std::this_thread::sleep_for(std::chrono::duration<double>(wait));
+    } else {
       backoff.pause();
+    }
   }
   return Status::ok();
 }
@@ -189,6 +200,11 @@ Status Executor::pollSlot(Slot& slot, const RankPlan& plan, bool* progressed) {
       HETCCL_TRY(pending.transfer->test(&done));
       if (!done) {
         allDone = false;
+        const double due = pending.transfer->notBefore();
+        if (due > 0)
+          idleUntil_ = std::min(idleUntil_, due);
+        else
+          mustPoll_ = true;
         continue;
       }
       *progressed = true;
@@ -207,7 +223,10 @@ Status Executor::pollSlot(Slot& slot, const RankPlan& plan, bool* progressed) {
     if (slot.deviceWorkEnqueued) HETCCL_TRY(device_.recordEvent(stream_, &slot.deviceDone));
     slot.waitingForDevice = true;
   }
-  if (slot.deviceWorkEnqueued && !slot.deviceDone->query()) return Status::ok();
+  if (slot.deviceWorkEnqueued && !slot.deviceDone->query()) {
+    mustPoll_ = true;
+    return Status::ok();
+  }
   *progressed = true;
   ++slot.step;
   return startStep(slot, plan);

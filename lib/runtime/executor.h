@@ -75,6 +75,10 @@ class Executor {
   int tag_ = 0;
   int pipelineDepth_ = 1;
   size_t phaseEnd_ = 0;  // the step after the phase being run
+  // One polling round's verdict on the transfers still pending: some may complete at any moment
+  // (mustPoll_), or all only wait for modelled time, the first until idleUntil_.
+  bool mustPoll_ = false;
+  double idleUntil_ = 0;
 };
 
 }  // namespace hetccl

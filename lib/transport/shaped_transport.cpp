@@ -25,7 +25,7 @@ class PacedTransfer : public Transfer {
  public:
   std::unique_ptr<Transfer> header, data;
   double headerValue = 0;  // the arrival time travelling in (or out of) the header
-  double notBefore = 0;    // for sends: when the data has left this rank
+  double readyAt = 0;      // for sends: when the data has left this rank; receives: the header's
   bool isReceive = false;
   Status test(bool* done) override {
     *done = false;
@@ -36,11 +36,13 @@ class PacedTransfer : public Transfer {
       if (!status.isOk()) return status;
       if (!partDone) return Status::ok();
       part->reset();
-      if (part == &header && isReceive) notBefore = headerValue;
+      if (part == &header && isReceive) readyAt = headerValue;
     }
-    *done = monotonicSeconds() >= notBefore;
+    *done = monotonicSeconds() >= readyAt;
     return Status::ok();
   }
+  // Known once the real transfers are over: only the modelled time is left.
+  double notBefore() const override { return header || data ? 0 : readyAt; }
 };
 
 }  // namespace
@@ -62,7 +64,7 @@ Status ShapedTransport::postSend(const void* buffer, size_t bytes, int peer, int
   const double departs = std::max(now, egressFreeAt_[linkClass]);
   const double wire = static_cast<double>(bytes) / link.bytesPerSecond;
   egressFreeAt_[linkClass] = departs + wire;
-  paced->notBefore = departs + wire;
+  paced->readyAt = departs + wire;
   paced->headerValue = departs + wire + link.latencySeconds;
   HETCCL_TRY(inner_->postSend(&paced->headerValue, sizeof paced->headerValue, peer, tag, &paced->header));
   HETCCL_TRY(inner_->postSend(buffer, bytes, peer, tag, &paced->data));

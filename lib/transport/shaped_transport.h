@@ -33,7 +33,4 @@ class ShapedTransport : public Transport {
   std::vector<double> egressFreeAt_;  // per class, seconds on the shared monotonic clock
 };
 
-// Seconds on a clock every process of this machine shares (CLOCK_MONOTONIC).
-double monotonicSeconds();
-
 }  // namespace hetccl

@@ -20,7 +20,14 @@ class Transfer {
   virtual ~Transfer() = default;
   // Sets *done once the transfer has completed (the buffer may then be reused or read).
   virtual Status test(bool* done) = 0;
+  // When the transfer only waits for time to pass (an emulated link's modelled arrival), the
+  // moment on monotonicSeconds()' clock before which test() cannot report completion, so a
+  // poller may sleep until then; 0 when it may complete at any moment.
+  virtual double notBefore() const { return 0; }
 };
+
+// Seconds on a clock every process of this machine shares (CLOCK_MONOTONIC).
+double monotonicSeconds();
 
 class Transport {
  public:
