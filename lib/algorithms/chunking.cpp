@@ -20,15 +20,16 @@ size_t pipelineCount(const RankPlan& plan, const PlanPhase& phase, size_t chunkE
   return (largestOpCount(plan, phase.firstStep, phase.endStep) + chunkElements - 1) / chunkElements;
 }
 
+PlanPhase phaseAt(const RankPlan& plan, size_t firstStep) {
+  PlanPhase phase{firstStep, firstStep + 1, isIslandStep(plan.steps[firstStep])};
+  if (phase.island) return phase;
+  while (phase.endStep < plan.steps.size() && !isIslandStep(plan.steps[phase.endStep])) ++phase.endStep;
+  return phase;
+}
+
 std::vector<PlanPhase> planPhases(const RankPlan& plan) {
   std::vector<PlanPhase> phases;
-  for (size_t s = 0; s < plan.steps.size(); ++s) {
-    const bool island = isIslandStep(plan.steps[s]);
-    if (island || phases.empty() || phases.back().island)
-      phases.push_back(PlanPhase{s, s + 1, island});
-    else
-      phases.back().endStep = s + 1;
-  }
+  for (size_t s = 0; s < plan.steps.size(); s = phases.back().endStep) phases.push_back(phaseAt(plan, s));
   return phases;
 }
 

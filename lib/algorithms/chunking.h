@@ -24,6 +24,8 @@ struct PlanPhase {
   bool island = false;
 };
 std::vector<PlanPhase> planPhases(const RankPlan& plan);
+// The phase that starts at step `firstStep` (< plan.steps.size()): planPhases one at a time.
+PlanPhase phaseAt(const RankPlan& plan, size_t firstStep);
 
 // Chunk `index` of `region` (count 0 when the region is shorter).
 Region chunkOf(const Region& region, size_t index, size_t chunkElements);

@@ -76,7 +76,7 @@ hetcclResult_t submitCollective(hetcclComm* comm, CollectiveCall call, int type,
     queueCollective(comm, call);
     return hetcclSuccess;
   }
-  status = runCollective(*comm, call, {call.stream});
+  status = runCollective(*comm, call, StreamList(call.stream));
   poisonOnFailure(comm, status);
   return report(comm, status);
 }
@@ -93,7 +93,7 @@ hetcclResult_t submitPointToPoint(hetcclComm* comm, PointToPointCall call, size_
     queuePointToPoint(comm, call);
     return hetcclSuccess;
   }
-  status = runPointToPoint(*comm, {call}, {call.stream});
+  status = runPointToPoint(*comm, {call}, StreamList(call.stream));
   poisonOnFailure(comm, status);
   return report(comm, status);
 }

@@ -52,7 +52,7 @@ bool hasIslandSteps(const RankPlan& plan) {
 }
 
 // Makes work enqueued next on `stream` wait for the work enqueued so far on each of `others`.
-Status waitForStreams(Device& device, StreamHandle stream, const std::vector<StreamHandle>& others) {
+Status waitForStreams(Device& device, StreamHandle stream, StreamList others) {
   for (StreamHandle other : others) {
     if (other == stream) continue;
     std::unique_ptr<DeviceEvent> done;
@@ -66,18 +66,18 @@ Status waitForStreams(Device& device, StreamHandle stream, const std::vector<Str
 // only, so the group's join is made here with events -- its stream first waits for the others,
 // then the others wait for it.
 template <typename Call>
-Status runNativeJoined(hetcclComm& comm, StreamHandle own, const std::vector<StreamHandle>& streams, Call call) {
+Status runNativeJoined(hetcclComm& comm, StreamHandle own, StreamList streams, Call call) {
   if (streams.size() > 1) HETCCL_TRY(waitForStreams(*comm.device, own, streams));
   HETCCL_TRY(call());
   if (streams.size() > 1)
-    for (StreamHandle other : streams) HETCCL_TRY(waitForStreams(*comm.device, other, {own}));
+    for (StreamHandle other : streams) HETCCL_TRY(waitForStreams(*comm.device, other, StreamList(own)));
   return Status::ok();
 }
 
 // The inline path's conditions (dispatch.h): small, nothing queued that it could overtake,
 // and every stream it is ordered on idle, so its inputs are ready and no later work can see it
 // early.  Island steps need the vendor library's stream, not an inline one.
-bool runsInline(hetcclComm& comm, size_t bytes, const std::vector<StreamHandle>& streams, const RankPlan& plan) {
+bool runsInline(hetcclComm& comm, size_t bytes, StreamList streams, const RankPlan& plan) {
   if (!comm.inlineExecutor || bytes > comm.settings.inlineBytes || hasIslandSteps(plan)) return false;
   if (!comm.engine->idle()) return false;
   for (StreamHandle stream : streams) {
@@ -106,10 +106,11 @@ Status executePlan(hetcclComm& comm, Executor& executor, PlanRun& run) {
 }
 
 // Runs `run` inline when allowed, else hands it to the engine, ordered on `streams`.
-Status launch(hetcclComm& comm, PlanRun run, const std::vector<StreamHandle>& streams, bool mayRunInline) {
+Status launch(hetcclComm& comm, PlanRun run, StreamList streams, bool mayRunInline) {
   if (mayRunInline) return executePlan(comm, *comm.inlineExecutor, run);
   hetcclComm* target = &comm;
-  return comm.engine->submit(streams, [target, run]() mutable { return executePlan(*target, *target->executor, run); });
+  return comm.engine->submit(std::vector<StreamHandle>(streams.begin(), streams.end()),
+                             [target, run]() mutable { return executePlan(*target, *target->executor, run); });
 }
 
 const CachedPlan& collectivePlan(hetcclComm& comm, const CollectiveCall& call, bool inPlace) {
@@ -140,7 +141,7 @@ const CachedPlan& collectivePlan(hetcclComm& comm, const CollectiveCall& call, b
 
 }  // namespace
 
-Status runCollective(hetcclComm& comm, const CollectiveCall& call, const std::vector<StreamHandle>& streams) {
+Status runCollective(hetcclComm& comm, const CollectiveCall& call, StreamList streams) {
   const bool inPlace = isInPlace(call, comm.rank, elementSize(call.type));
   IslandLibrary* island = comm.connection.islandLibrary.get();
   if (takesNativePath(comm) && island->takesWhole(call, inPlace)) {
@@ -163,19 +164,18 @@ Status runCollective(hetcclComm& comm, const CollectiveCall& call, const std::ve
   return launch(comm, std::move(run), streams, inlineRun);
 }
 
-Status runPointToPoint(hetcclComm& comm, const std::vector<PointToPointCall>& calls,
-                       const std::vector<StreamHandle>& streams) {
+Status runPointToPoint(hetcclComm& comm, const std::vector<PointToPointCall>& calls, StreamList streams) {
   if (takesNativePath(comm)) {
     IslandLibrary& island = *comm.connection.islandLibrary;
     comm.lastAlgorithm = "native:" + island.shortName();
     // Its calls may be on several streams: join them all around the vendor's group.
     const StreamHandle first = calls.front().stream;
     if (streams.size() > 1) HETCCL_TRY(waitForStreams(*comm.device, first, streams));
-    for (const PointToPointCall& call : calls) HETCCL_TRY(waitForStreams(*comm.device, call.stream, {first}));
+    for (const PointToPointCall& call : calls) HETCCL_TRY(waitForStreams(*comm.device, call.stream, StreamList(first)));
     HETCCL_TRY(island.runPointToPoint(calls));
-    for (const PointToPointCall& call : calls) HETCCL_TRY(waitForStreams(*comm.device, first, {call.stream}));
+    for (const PointToPointCall& call : calls) HETCCL_TRY(waitForStreams(*comm.device, first, StreamList(call.stream)));
     if (streams.size() > 1)
-      for (StreamHandle other : streams) HETCCL_TRY(waitForStreams(*comm.device, other, {first}));
+      for (StreamHandle other : streams) HETCCL_TRY(waitForStreams(*comm.device, other, StreamList(first)));
     return Status::ok();
   }
   std::vector<PointToPoint> operations;

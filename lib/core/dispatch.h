@@ -17,13 +17,27 @@
 
 namespace hetccl {
 
+// The streams an operation is ordered on: a view of one call's own stream, or of a group's list
+// (a view, so that a lone call allocates nothing on its way to the inline path).
+class StreamList {
+ public:
+  explicit StreamList(const StreamHandle& one) : first_(&one), count_(1) {}
+  explicit StreamList(const std::vector<StreamHandle>& all) : first_(all.data()), count_(all.size()) {}
+  const StreamHandle* begin() const { return first_; }
+  const StreamHandle* end() const { return first_ + count_; }
+  size_t size() const { return count_; }
+
+ private:
+  const StreamHandle* first_;
+  size_t count_;
+};
+
 // `streams`: what the operation is ordered on -- the call's own stream, or every stream of the
 // group it belongs to (NCCL's groups join their streams: each operation starts after the work
 // enqueued on any of them before the group, and each of them waits for every operation).
-Status runCollective(hetcclComm& comm, const CollectiveCall& call, const std::vector<StreamHandle>& streams);
+Status runCollective(hetcclComm& comm, const CollectiveCall& call, StreamList streams);
 // The sends and receives of one group (or a lone call), as one plan, ordered on `streams` (which
 // must include the calls' own).
-Status runPointToPoint(hetcclComm& comm, const std::vector<PointToPointCall>& calls,
-                       const std::vector<StreamHandle>& streams);
+Status runPointToPoint(hetcclComm& comm, const std::vector<PointToPointCall>& calls, StreamList streams);
 
 }  // namespace hetccl

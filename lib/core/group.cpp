@@ -70,9 +70,9 @@ Status groupEnd(hetcclComm** failedComm) {
       if (op.isPointToPoint)
         pointToPoint.push_back(op.pointToPoint);
       else if (status.isOk())
-        status = runCollective(*comm, op.collective, streams);
+        status = runCollective(*comm, op.collective, StreamList(streams));
     }
-    if (status.isOk() && !pointToPoint.empty()) status = runPointToPoint(*comm, pointToPoint, streams);
+    if (status.isOk() && !pointToPoint.empty()) status = runPointToPoint(*comm, pointToPoint, StreamList(streams));
     if (!status.isOk() && first.isOk()) {
       first = status;
       *failedComm = comm;

@@ -49,7 +49,10 @@ Status Executor::run(const RankPlan& plan, const PlanBuffers& buffers, ElementTy
   chunkElements_ = std::max<size_t>(1, settings.chunkBytes / elementSize_);
   pipelineDepth_ = std::clamp(settings.pipelineDepth, 1, kMaxPipelineDepth);
   tag_ = tagBase;
-  for (const PlanPhase& phase : planPhases(plan)) {
+  // Phase by phase, without building their list (one allocation less per small operation).
+  for (size_t first = 0; first < plan.steps.size();) {
+    const PlanPhase phase = phaseAt(plan, first);
+    first = phase.endStep;
     if (phase.island)
       HETCCL_TRY(runIslandStep(plan.steps[phase.firstStep]));
     else

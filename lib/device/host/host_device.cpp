@@ -78,25 +78,30 @@ Status HostDevice::findStream(StreamHandle handle, HostStream** stream) {
     *stream = &defaultStream_;
     return Status::ok();
   }
-  // A one-entry cache per thread: consecutive calls nearly always name the same stream, and a
-  // lookup under the device's lock was a good part of a small operation's cost.
-  struct LastLookup {
+  // A small cache per thread: a call names the same few streams over and over (the caller's,
+  // hetccl's own, the inline one), and a lookup under the device's lock was a good part of a
+  // small operation's cost.
+  struct Lookup {
     const HostDevice* device = nullptr;
     StreamHandle handle = nullptr;
     HostStream* stream = nullptr;
     uint64_t generation = 0;
   };
-  thread_local LastLookup last;
+  constexpr size_t kCached = 4;
+  thread_local Lookup recent[kCached];
+  thread_local size_t nextSlot = 0;
   const uint64_t generation = streamGeneration_.load(std::memory_order_acquire);
-  if (last.device == this && last.handle == handle && last.generation == generation) {
-    *stream = last.stream;
-    return Status::ok();
-  }
+  for (const Lookup& entry : recent)
+    if (entry.device == this && entry.handle == handle && entry.generation == generation) {
+      *stream = entry.stream;
+      return Status::ok();
+    }
   std::lock_guard<std::mutex> lock(mutex_);
   auto found = streams_.find(handle);
   if (found == streams_.end()) return HETCCL_STATUS(Code::InvalidArgument, "unknown stream %p", handle);
   *stream = found->second.get();
-  last = LastLookup{this, handle, *stream, generation};
+  recent[nextSlot] = Lookup{this, handle, *stream, generation};
+  nextSlot = (nextSlot + 1) % kCached;
   return Status::ok();
 }
 

@@ -33,14 +33,7 @@ HostStream::~HostStream() {
   worker_.join();
 }
 
-void HostStream::enqueue(std::function<void()> task) {
-  if (mode_ == Mode::Inline) {
-    task();
-    std::lock_guard<std::mutex> lock(progress_->mutex);
-    ++progress_->enqueuedCount;
-    ++progress_->completedCount;
-    return;
-  }
+void HostStream::enqueueOnWorker(std::function<void()> task) {
   {
     std::lock_guard<std::mutex> lock(progress_->mutex);
     progress_->queue.push_back(std::move(task));

@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 #include "device/device.h"
 
@@ -55,8 +56,18 @@ class HostStream {
   HostStream(const HostStream&) = delete;
   HostStream& operator=(const HostStream&) = delete;
 
-  // Tasks must not throw: like a kernel, a task has nobody to report to.
-  void enqueue(std::function<void()> task);
+  // Tasks must not throw: like a kernel, a task has nobody to report to.  An inline stream runs
+  // the task here and counts nothing (its events are complete, it is always idle), without
+  // wrapping the task in a std::function: that allocation and the lock were a good part of a
+  // small operation's cost.
+  template <typename Task>
+  void enqueue(Task&& task) {
+    if (mode_ == Mode::Inline) {
+      task();
+      return;
+    }
+    enqueueOnWorker(std::function<void()>(std::forward<Task>(task)));
+  }
   // Blocks until every task enqueued before this call has run.
   void synchronize();
   // Whether every task enqueued so far has run.
@@ -66,6 +77,7 @@ class HostStream {
   void waitEvent(const HostEvent& event);
 
  private:
+  void enqueueOnWorker(std::function<void()> task);
   void runWorker();
 
   const Mode mode_;
