@@ -4,10 +4,12 @@
 // with the module's reason; a module that fails to load at all is a failure.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "base/element.h"
@@ -258,6 +260,51 @@ TEST_F(GpuBackendTest, EventsOrderWorkAcrossStreams) {
   EXPECT_TRUE(device()->destroyStream(consumer).isOk());
   EXPECT_TRUE(device()->destroyStream(producer).isOk());
   EXPECT_TRUE(produced->query());  // an event outlives its stream
+}
+
+// What the progress engine relies on: a stream held by a host-written flag runs nothing
+// enqueued after the wait until the host raises the flag (cuStreamWaitValue64 /
+// hipStreamWaitValue64 on mapped pinned memory), queryStream tells pending from idle, and a
+// recycled flag keeps counting from its last value.
+TEST_F(GpuBackendTest, AStreamWaitsForAHostWrittenFlag) {
+  std::unique_ptr<StreamFlag> flag;
+  const Status made = device()->createStreamFlag(&flag);
+  if (!made.isOk()) GTEST_SKIP() << "no stream flags on this device (hetccl runs in caller mode): " << made.message();
+  const uint64_t base = flag->value();
+  const size_t count = 1024;
+  std::vector<uint8_t> ones(count * sizeof(float));
+  for (size_t i = 0; i < count; ++i) {
+    const float one = 1.0f;
+    std::memcpy(ones.data() + i * sizeof(float), &one, sizeof one);
+  }
+  void* x = deviceBuffer(ones.size());
+  upload(x, ones);
+  StreamHandle stream = nullptr;
+  ASSERT_TRUE(device()->createStream(&stream).isOk());
+  ASSERT_TRUE(device()->streamWaitFlag(stream, *flag, base + 2).isOk());
+  ASSERT_TRUE(device()->reduceAsync(x, x, x, count, ElementType::Float32, ReduceOp::Sum, stream).isOk());  // x = 2
+  bool idle = true;
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_TRUE(device()->queryStream(stream, &idle).isOk());
+  EXPECT_FALSE(idle) << "the stream ran past a wait for a flag nobody raised";
+  flag->raise(base + 1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_TRUE(device()->queryStream(stream, &idle).isOk());
+  EXPECT_FALSE(idle) << "released at base + 1 while waiting for base + 2";
+  flag->raise(base + 2);
+  ASSERT_TRUE(device()->synchronizeStream(stream).isOk());
+  ASSERT_TRUE(device()->queryStream(stream, &idle).isOk());
+  EXPECT_TRUE(idle);
+  float first;
+  const auto result = download(x, sizeof first);
+  std::memcpy(&first, result.data(), sizeof first);
+  EXPECT_EQ(first, 2.0f);
+  EXPECT_EQ(flag->value(), base + 2);
+  EXPECT_TRUE(device()->destroyStream(stream).isOk());
+  flag.reset();
+  std::unique_ptr<StreamFlag> again;  // the recycled one, or a fresh one at 0
+  ASSERT_TRUE(device()->createStreamFlag(&again).isOk());
+  EXPECT_TRUE(again->value() == base + 2 || again->value() == 0) << again->value();
 }
 
 TEST_F(GpuBackendTest, RejectsBadArgumentsAndReportsRuntimeErrors) {
