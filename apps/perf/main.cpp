@@ -15,6 +15,7 @@
 
 #include <hetccl/hetccl.h>
 
+#include "base/settings_reader.h"
 #include "perf/algorithm_communicators.h"
 #include "perf/collective_runner.h"
 #include "perf/collective_shape.h"
@@ -163,11 +164,12 @@ std::vector<ResultRow> runSweep(const PerfOptions& o, const CallContext& ctx, co
 
 // What decides whether calls return before the work is done: HETCCL_PROGRESS and MPI's thread
 // level (below MPI_THREAD_MULTIPLE the library runs every operation on the calling thread).
+// Read through the settings table, as every HETCCL_* variable is.
 std::string progressNote() {
-  const char* mode = std::getenv("HETCCL_PROGRESS");
   int level = MPI_THREAD_SINGLE;
   MPI_Query_thread(&level);
-  return std::string("HETCCL_PROGRESS=") + (mode != nullptr && *mode != '\0' ? mode : "(unset: auto)") +
+  const bool set = hetccl::settingSource(hetccl::SettingId::Progress) != hetccl::SettingSource::Default;
+  return "HETCCL_PROGRESS=" + hetccl::effectiveSettingText(hetccl::SettingId::Progress) + (set ? "" : " (default)") +
          ", MPI thread level " + (level == MPI_THREAD_MULTIPLE ? "MPI_THREAD_MULTIPLE" : "below MPI_THREAD_MULTIPLE");
 }
 
