@@ -125,6 +125,9 @@ std::vector<SettingSpec> buildTable() {
                  "off"),
       rangeEntry(Id::QueueDepth, "HETCCL_QUEUE_DEPTH", K::Integer, 1, 1 << 20, "1024",
                  "operations a communicator's progress thread may have queued; a call beyond that waits for room"),
+      rangeEntry(Id::Timeout, "HETCCL_TIMEOUT", K::Integer, 0, 1 << 30, "1800",
+                 "seconds an operation may go without progress before it fails with `hetcclTimeout` and "
+                 "poisons the communicator; 0 waits forever"),
       launcherEntry(Id::OmpiLocalRank, "OMPI_COMM_WORLD_LOCAL_RANK", "node-local rank from Open MPI's `mpirun`"),
       launcherEntry(Id::SlurmLocalId, "SLURM_LOCALID", "node-local rank from Slurm's `srun`"),
       launcherEntry(Id::HydraLocalRank, "MPI_LOCALRANKID", "node-local rank from MPICH's and Intel MPI's Hydra"),

@@ -32,6 +32,7 @@ enum class SettingId : int {
   Progress,
   InlineBytes,
   QueueDepth,
+  Timeout,
   // Exported by launchers, read to pick a GPU: Open MPI, Slurm, MPICH/Intel MPI (Hydra), MVAPICH.
   OmpiLocalRank,
   SlurmLocalId,

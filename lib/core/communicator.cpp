@@ -69,7 +69,10 @@ Status createCommunicator(MPI_Comm userComm, const hetcclConfig_t* config, hetcc
   comm->executor = std::make_unique<Executor>(*device, *c.transport, comm->stream);
   comm->executor->setIslandCollectives(c.islandLibrary.get());
   comm->executor->setAbortFlag(&comm->engine->abortRequested());
-  if (comm->inlineStream) comm->inlineExecutor = std::make_unique<Executor>(*device, *c.transport, comm->inlineStream);
+  if (comm->inlineStream) {
+    comm->inlineExecutor = std::make_unique<Executor>(*device, *c.transport, comm->inlineStream);
+    comm->inlineExecutor->setAbortFlag(&comm->engine->abortRequested());
+  }
   comm->scratch = std::make_unique<DeviceBuffer>(*device);
   HETCCL_INFO(
       "comm %p rank %d nranks %d: device %s, vendor %s, island %d of %d (%s), algorithm %s, "

@@ -1,7 +1,9 @@
 #include "core/dispatch.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <memory>
+#include <optional>
 #include <utility>
 
 #include "algorithms/algorithm.h"
@@ -97,20 +99,43 @@ struct PlanRun {
   ReduceOp op = ReduceOp::Sum;
   int tagBase = 0;
   ExecutionSettings execution;
+  // What the run is, for error messages: a collective of `count` elements, or a point-to-point
+  // group (collective unset).
+  std::optional<Collective> collective;
+  size_t count = 0;
 };
 
-Status executePlan(hetcclComm& comm, Executor& executor, PlanRun& run) {
-  HETCCL_TRY(comm.scratch->ensure(run.plan->scratchCount * elementSize(run.type)));
-  run.buffers[kScratchBuffer] = comm.scratch->data();
-  return executor.run(*run.plan, run.buffers, run.type, run.op, run.tagBase, run.execution);
+// "hetccl all-reduce of 1000 float32 (operation 7): " and the like, before a failure met by a
+// run that may have been queued long before: the message must say which call it was.
+Status describeFailure(const PlanRun& run, uint64_t operation, const Status& failure) {
+  if (failure.isOk() || failure.code() == Code::InvalidUsage) return failure;
+  char what[160];
+  if (run.collective)
+    std::snprintf(what, sizeof what, "%s of %zu %s (operation %llu)", collectiveName(*run.collective), run.count,
+                  elementTypeName(run.type), static_cast<unsigned long long>(operation));
+  else
+    std::snprintf(what, sizeof what, "point-to-point group (operation %llu)",
+                  static_cast<unsigned long long>(operation));
+  return Status(failure.code(), std::string(what) + ": " + failure.message());
+}
+
+Status executePlan(hetcclComm& comm, Executor& executor, PlanRun& run, uint64_t operation) {
+  Status status = comm.scratch->ensure(run.plan->scratchCount * elementSize(run.type));
+  if (status.isOk()) {
+    run.buffers[kScratchBuffer] = comm.scratch->data();
+    status = executor.run(*run.plan, run.buffers, run.type, run.op, run.tagBase, run.execution);
+  }
+  return describeFailure(run, operation, status);
 }
 
 // Runs `run` inline when allowed, else hands it to the engine, ordered on `streams`.
 Status launch(hetcclComm& comm, PlanRun run, StreamList streams, bool mayRunInline) {
-  if (mayRunInline) return executePlan(comm, *comm.inlineExecutor, run);
+  const uint64_t operation = ++comm.operationCount;
+  if (mayRunInline) return executePlan(comm, *comm.inlineExecutor, run, operation);
   hetcclComm* target = &comm;
-  return comm.engine->submit(std::vector<StreamHandle>(streams.begin(), streams.end()),
-                             [target, run]() mutable { return executePlan(*target, *target->executor, run); });
+  return comm.engine->submit(
+      std::vector<StreamHandle>(streams.begin(), streams.end()),
+      [target, run, operation]() mutable { return executePlan(*target, *target->executor, run, operation); });
 }
 
 const CachedPlan& collectivePlan(hetcclComm& comm, const CollectiveCall& call, bool inPlace) {
@@ -159,7 +184,10 @@ Status runCollective(hetcclComm& comm, const CollectiveCall& call, StreamList st
   run.type = call.type;
   run.op = call.op;
   run.tagBase = collectiveTagBase(comm, comm.collectiveSequence++);
-  run.execution = ExecutionSettings{planned.choice.chunkBytes, comm.settings.pipelineDepth};
+  run.collective = call.collective;
+  run.count = call.count;
+  run.execution =
+      ExecutionSettings{planned.choice.chunkBytes, comm.settings.pipelineDepth, comm.settings.timeoutSeconds};
   const bool inlineRun = runsInline(comm, operationBytes(call, comm.nranks), streams, *planned.plan);
   return launch(comm, std::move(run), streams, inlineRun);
 }
@@ -199,7 +227,8 @@ Status runPointToPoint(hetcclComm& comm, const std::vector<PointToPointCall>& ca
   HETCCL_TRACE("point-to-point group: %s", describePlan(*run.plan).c_str());
   run.type = ElementType::Uint8;
   run.tagBase = pointToPointTagBase();
-  run.execution = ExecutionSettings{comm.settings.chunkBytes, comm.settings.pipelineDepth};
+  run.execution =
+      ExecutionSettings{comm.settings.chunkBytes, comm.settings.pipelineDepth, comm.settings.timeoutSeconds};
   // Never inline: a send that waits for its receiver would block a caller that NCCL lets go
   // on to post the matching receive.
   return launch(comm, std::move(run), streams, false);

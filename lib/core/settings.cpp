@@ -57,6 +57,9 @@ Status applyEnvironment(Settings* s) {
   long long queueDepth = s->queueDepth;
   HETCCL_TRY(readInteger(SettingId::QueueDepth, &queueDepth));
   s->queueDepth = static_cast<int>(queueDepth);
+  long long timeout = static_cast<long long>(s->timeoutSeconds);
+  HETCCL_TRY(readInteger(SettingId::Timeout, &timeout));
+  s->timeoutSeconds = static_cast<double>(timeout);
   return Status::ok();
 }
 

@@ -51,6 +51,8 @@ struct Settings {
   // Collectives up to this size may run on the calling thread (core/inline_path.h); 0: never.
   size_t inlineBytes = size_t{64} << 10;
   int queueDepth = 1024;
+  // An operation that makes no progress for this long fails (HETCCL_TIMEOUT); 0: never.
+  double timeoutSeconds = 1800;
 
   // Set by the user (environment or config): the tuner keeps it instead of choosing.
   bool chunkBytesSet() const { return chunkBytesSource != SettingSource::Default; }

@@ -17,6 +17,13 @@ class Backoff {
   // Call when an iteration made progress.
   void reset() { idlePolls_ = 0, idleSince_ = Clock::time_point{}, sleep_ = kFirstSleep; }
 
+  // How long the loop has gone without progress, in seconds; 0 while it is still in its first
+  // polls (a few microseconds at most).
+  double idleSeconds() const {
+    if (idleSince_ == Clock::time_point{}) return 0;
+    return std::chrono::duration<double>(Clock::now() - idleSince_).count();
+  }
+
   // Call when an iteration made none.
   void pause() {
     // The first polls do not even read the clock: a small message's whole wait is shorter.

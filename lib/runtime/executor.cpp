@@ -13,6 +13,7 @@ namespace hetccl {
 // A transfer in flight, with what to do once it lands.
 struct PendingTransfer {
   std::unique_ptr<Transfer> transfer;
+  const Op* op = nullptr;          // the Send or receive it carries, for messages
   const Op* reduceInto = nullptr;  // a RecvReduce whose data sits in `staged`
   char* staged = nullptr;
 };
@@ -49,6 +50,7 @@ Status Executor::run(const RankPlan& plan, const PlanBuffers& buffers, ElementTy
   chunkElements_ = std::max<size_t>(1, settings.chunkBytes / elementSize_);
   pipelineDepth_ = std::clamp(settings.pipelineDepth, 1, kMaxPipelineDepth);
   tag_ = tagBase;
+  timeoutSeconds_ = settings.timeoutSeconds;
   // Phase by phase, without building their list (one allocation less per small operation).
   for (size_t first = 0; first < plan.steps.size();) {
     const PlanPhase phase = phaseAt(plan, first);
@@ -117,6 +119,10 @@ Status Executor::runPipelined(const RankPlan& plan, const PlanPhase& phase) {
     }
     // Ranks may outnumber cores, and the application computes meanwhile: let others run.
     if (!anyActive) break;
+    if (!progressed && timeoutSeconds_ > 0) {
+      const double idle = backoff.idleSeconds();
+      if (idle > timeoutSeconds_) return stuck(plan, idle);
+    }
     if (progressed) {
       backoff.reset();
     } else if (!mustPoll_ && idleUntil_ < std::numeric_limits<double>::infinity()) {
@@ -168,18 +174,21 @@ Status Executor::startStep(Slot& slot, const RankPlan& plan) {
         return HETCCL_STATUS(Code::InternalError, "island-collective op inside a pipelined step");
       case OpKind::Send: {
         PendingTransfer pending;
+        pending.op = &op;
         HETCCL_TRY(transport_.postSend(address(op.src), bytes, op.peer, tag_ + slot.index, &pending.transfer));
         slot.transfers.push_back(std::move(pending));
         break;
       }
       case OpKind::RecvCopy: {
         PendingTransfer pending;
+        pending.op = &op;
         HETCCL_TRY(transport_.postRecv(address(op.dst), bytes, op.peer, tag_ + slot.index, &pending.transfer));
         slot.transfers.push_back(std::move(pending));
         break;
       }
       case OpKind::RecvReduce: {
         PendingTransfer pending;
+        pending.op = &op;
         pending.reduceInto = &op;
         pending.staged = staging;
         staging += chunkElements_ * elementSize_;
@@ -233,6 +242,27 @@ Status Executor::pollSlot(Slot& slot, const RankPlan& plan, bool* progressed) {
   *progressed = true;
   ++slot.step;
   return startStep(slot, plan);
+}
+
+Status Executor::stuck(const RankPlan& plan, double idleSeconds) const {
+  for (const Slot& slot : slots_) {
+    if (!slot.active) continue;
+    for (const PendingTransfer& pending : slot.transfers) {
+      if (!pending.transfer || !pending.op) continue;
+      const bool send = pending.op->kind == OpKind::Send;
+      return HETCCL_STATUS(Code::Timeout,
+                           "no progress for %.0f s (HETCCL_TIMEOUT): %s plan, step %zu of %zu, chunk %zu, waiting "
+                           "for rank %d to %s",
+                           idleSeconds, plan.algorithm.c_str(), slot.step + 1, plan.steps.size(), slot.pipeline,
+                           pending.op->peer, send ? "receive what this rank sent" : "send");
+    }
+    if (slot.waitingForDevice)
+      return HETCCL_STATUS(Code::Timeout,
+                           "no progress for %.0f s (HETCCL_TIMEOUT): %s plan, step %zu of %zu, waiting for the device",
+                           idleSeconds, plan.algorithm.c_str(), slot.step + 1, plan.steps.size());
+  }
+  return HETCCL_STATUS(Code::Timeout, "no progress for %.0f s (HETCCL_TIMEOUT) in the %s plan", idleSeconds,
+                       plan.algorithm.c_str());
 }
 
 }  // namespace hetccl

@@ -26,6 +26,8 @@ constexpr int kMaxPipelineDepth = 64;
 struct ExecutionSettings {
   size_t chunkBytes = size_t{1} << 20;
   int pipelineDepth = 4;
+  // A run that makes no progress for this long fails with Code::Timeout; 0: never.
+  double timeoutSeconds = 0;
 };
 
 // Where the plan's buffers are: index BufferId (input, output, scratch, user buffers...).
@@ -57,6 +59,8 @@ class Executor {
   char* address(const Region& region) const;
   Status startStep(Slot& slot, const RankPlan& plan);
   Status pollSlot(Slot& slot, const RankPlan& plan, bool* progressed);
+  // The Timeout error of a run stuck for `idleSeconds`, naming the step and the peer waited for.
+  Status stuck(const RankPlan& plan, double idleSeconds) const;
 
   Device& device_;
   Transport& transport_;
@@ -79,6 +83,7 @@ class Executor {
   // (mustPoll_), or all only wait for modelled time, the first until idleUntil_.
   bool mustPoll_ = false;
   double idleUntil_ = 0;
+  double timeoutSeconds_ = 0;
 };
 
 }  // namespace hetccl

@@ -41,7 +41,7 @@ typedef enum {
   hetcclInvalidUsage = 5,         /* a call in the wrong state (e.g. unbalanced group calls) */
   hetcclRemoteError = 6,          /* another rank failed */
   hetcclInProgress = 7,           /* a non-blocking operation has not finished */
-  hetcclTimeout = 8,              /* an operation took too long (NCCL's code; nothing returns it yet) */
+  hetcclTimeout = 8,              /* an operation made no progress for HETCCL_TIMEOUT seconds */
   hetcclNumResults = 9
 } hetcclResult_t;
 
