@@ -13,10 +13,17 @@ namespace {
 // Failures past validation leave peers mid-operation: the communicator cannot be trusted
 // any more (NCCL's contract), except for the usage errors that are reported before any
 // traffic.
-void poisonOnFailure(hetcclComm* comm, const Status& status) {
-  if (!comm || status.isOk()) return;
+void poisonOnFailure(hetcclComm& comm, const Status& status) {
+  if (status.isOk()) return;
   if (status.code() == Code::InvalidArgument || status.code() == Code::InvalidUsage) return;
-  if (isLiveCommunicator(comm)) comm->poisoned = status;
+  poison(comm, status);
+}
+
+// A call's first step: hold the communicator for the call (another thread inside it, or its
+// destruction, is an error here rather than a race later).  Failures are reported on the
+// calling thread, not on a communicator that another thread may be using.
+hetcclResult_t holdForOperation(hetcclComm* comm, CommunicatorHold* hold) {
+  return report(nullptr, hold->acquire(comm, true), comm);
 }
 
 Status checkType(int type) {
@@ -51,8 +58,8 @@ Status checkSize(size_t count, int type, int nranks, const char* call) {
   return Status::ok();
 }
 
-Status validate(const hetcclComm* comm, const CollectiveCall& call, int type, int op, bool reduces, const char* name) {
-  HETCCL_TRY(checkCommunicator(comm));
+Status validate(hetcclComm* comm, const CollectiveCall& call, int type, int op, bool reduces, const char* name) {
+  HETCCL_TRY(checkUsable(*comm));
   HETCCL_TRY(checkType(type));
   if (reduces) HETCCL_TRY(checkOp(op));
   if (call.collective == Collective::Broadcast || call.collective == Collective::Reduce)
@@ -68,8 +75,10 @@ Status validate(const hetcclComm* comm, const CollectiveCall& call, int type, in
 
 hetcclResult_t submitCollective(hetcclComm* comm, CollectiveCall call, int type, int op, bool reduces,
                                 const char* name) {
+  CommunicatorHold hold;
+  if (const hetcclResult_t held = holdForOperation(comm, &hold); held != hetcclSuccess) return held;
   Status status = validate(comm, call, type, op, reduces, name);
-  if (!status.isOk()) return report(isLiveCommunicator(comm) ? comm : nullptr, status);
+  if (!status.isOk()) return report(comm, status);
   call.type = static_cast<ElementType>(type);
   call.op = reduces ? static_cast<ReduceOp>(op) : ReduceOp::Sum;
   if (insideGroup()) {
@@ -77,24 +86,26 @@ hetcclResult_t submitCollective(hetcclComm* comm, CollectiveCall call, int type,
     return hetcclSuccess;
   }
   status = runCollective(*comm, call, StreamList(call.stream));
-  poisonOnFailure(comm, status);
+  poisonOnFailure(*comm, status);
   return report(comm, status);
 }
 
 hetcclResult_t submitPointToPoint(hetcclComm* comm, PointToPointCall call, size_t count, int type, const char* name) {
-  Status status = checkCommunicator(comm);
+  CommunicatorHold hold;
+  if (const hetcclResult_t held = holdForOperation(comm, &hold); held != hetcclSuccess) return held;
+  Status status = checkUsable(*comm);
   if (status.isOk()) status = checkType(type);
   if (status.isOk()) status = checkRank(call.peer, comm->nranks, "peer");
   if (status.isOk()) status = checkSize(count, type, 1, name);
   if (status.isOk()) status = checkBuffer(call.buffer, count, call.isSend ? "sendbuff" : "recvbuff", name);
-  if (!status.isOk()) return report(isLiveCommunicator(comm) ? comm : nullptr, status);
+  if (!status.isOk()) return report(comm, status);
   call.bytes = count * elementSize(static_cast<ElementType>(type));
   if (insideGroup()) {
     queuePointToPoint(comm, call);
     return hetcclSuccess;
   }
   status = runPointToPoint(*comm, {call}, StreamList(call.stream));
-  poisonOnFailure(comm, status);
+  poisonOnFailure(*comm, status);
   return report(comm, status);
 }
 
@@ -157,13 +168,9 @@ hetcclResult_t hetcclRecv(void* recvbuff, size_t count, hetcclDataType_t datatyp
 hetcclResult_t hetcclGroupStart(void) { return hetccl::report(nullptr, hetccl::groupStart()); }
 
 hetcclResult_t hetcclGroupEnd(void) {
-  hetcclComm* failed = nullptr;
-  hetccl::Status status = hetccl::groupEnd(&failed);
-  if (!status.isOk() && failed) {
-    if (status.code() != hetccl::Code::InvalidArgument && status.code() != hetccl::Code::InvalidUsage)
-      failed->poisoned = status;
-  }
-  return hetccl::report(failed, status);
+  // groupEnd holds each communicator while it launches its operations, poisons the one that
+  // failed, and reports on the calling thread.
+  return hetccl::report(nullptr, hetccl::groupEnd());
 }
 
 }  // extern "C"

@@ -21,50 +21,49 @@ hetcclResult_t hetcclCommInitMPI(hetcclComm_t* comm, MPI_Comm mpiComm, const het
 
 hetcclResult_t hetcclCommDestroy(hetcclComm_t comm) {
   if (!comm) return hetcclSuccess;  // as NCCL: destroying NULL is a no-op
-  if (!hetccl::isLiveCommunicator(comm))
-    return report(nullptr,
-                  HETCCL_STATUS(Code::InvalidArgument, "comm %p is not a live communicator", static_cast<void*>(comm)));
-  hetccl::destroyCommunicator(comm, false);
-  return hetcclSuccess;
+  return report(nullptr, hetccl::destroyCommunicator(comm, false), comm);
 }
 
+// Safe from any thread, also while another is inside a call on `comm` (a watchdog's abort).
 hetcclResult_t hetcclCommAbort(hetcclComm_t comm) {
   if (!comm) return hetcclSuccess;
-  if (!hetccl::isLiveCommunicator(comm))
-    return report(nullptr,
-                  HETCCL_STATUS(Code::InvalidArgument, "comm %p is not a live communicator", static_cast<void*>(comm)));
-  hetccl::destroyCommunicator(comm, true);
-  return hetcclSuccess;
+  return report(nullptr, hetccl::destroyCommunicator(comm, true), comm);
 }
 
+// The queries below only hold the communicator (they may run while another thread is inside
+// an operation on it, as a watchdog's do).
 hetcclResult_t hetcclCommCount(const hetcclComm_t comm, int* count) {
-  if (!hetccl::isLiveCommunicator(comm)) return report(nullptr, hetccl::checkCommunicator(comm));
+  hetccl::CommunicatorHold hold;
+  if (hetccl::Status held = hold.acquire(comm, false); !held.isOk()) return report(nullptr, held, comm);
   if (!count) return report(comm, HETCCL_STATUS(Code::InvalidArgument, "count is NULL"));
   *count = comm->nranks;
   return hetcclSuccess;
 }
 
 hetcclResult_t hetcclCommUserRank(const hetcclComm_t comm, int* rank) {
-  if (!hetccl::isLiveCommunicator(comm)) return report(nullptr, hetccl::checkCommunicator(comm));
+  hetccl::CommunicatorHold hold;
+  if (hetccl::Status held = hold.acquire(comm, false); !held.isOk()) return report(nullptr, held, comm);
   if (!rank) return report(comm, HETCCL_STATUS(Code::InvalidArgument, "rank is NULL"));
   *rank = comm->rank;
   return hetcclSuccess;
 }
 
 hetcclResult_t hetcclCommGetAsyncError(hetcclComm_t comm, hetcclResult_t* asyncError) {
-  if (!hetccl::isLiveCommunicator(comm)) return report(nullptr, hetccl::checkCommunicator(comm));
+  hetccl::CommunicatorHold hold;
+  if (hetccl::Status held = hold.acquire(comm, false); !held.isOk()) return report(nullptr, held, comm);
   if (!asyncError) return report(comm, HETCCL_STATUS(Code::InvalidArgument, "asyncError is NULL"));
   // The vendor library's own, for operations it took whole and finished after returning.
-  if (comm->poisoned.isOk() && comm->connection.islandLibrary) {
+  if (comm->connection.islandLibrary) {
     hetccl::Status vendor = comm->connection.islandLibrary->asyncError();
-    if (!vendor.isOk()) comm->poisoned = vendor;
+    if (!vendor.isOk()) hetccl::poison(*comm, vendor);
   }
   *asyncError = static_cast<hetcclResult_t>(hetccl::communicatorFailure(*comm).code());
   return hetcclSuccess;
 }
 
 hetcclResult_t hetcclCommGetAlgorithm(hetcclComm_t comm, const char** algorithm) {
-  if (!hetccl::isLiveCommunicator(comm)) return report(nullptr, hetccl::checkCommunicator(comm));
+  hetccl::CommunicatorHold hold;
+  if (hetccl::Status held = hold.acquire(comm, false); !held.isOk()) return report(nullptr, held, comm);
   if (!algorithm) return report(comm, HETCCL_STATUS(Code::InvalidArgument, "algorithm is NULL"));
   *algorithm = comm->lastAlgorithm.c_str();
   return hetcclSuccess;

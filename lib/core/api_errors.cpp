@@ -12,22 +12,24 @@ std::string& threadLastError() {
   thread_local std::string message;
   return message;
 }
+// The communicator this thread's last error concerned (nullptr: none).
+const hetcclComm*& threadLastErrorComm() {
+  thread_local const hetcclComm* comm = nullptr;
+  return comm;
+}
 }  // namespace
 
-hetcclResult_t report(hetcclComm* comm, const Status& status) {
+hetcclResult_t report(hetcclComm* comm, const Status& status, const hetcclComm* about) {
   if (status.isOk()) return hetcclSuccess;
   HETCCL_WARN("%s", status.message().c_str());
   threadLastError() = status.message();
-  if (comm && isLiveCommunicator(comm)) comm->lastError = status.message();
+  threadLastErrorComm() = comm ? comm : about;
+  if (comm) comm->lastError = status.message();
   return static_cast<hetcclResult_t>(status.code());
 }
 
-Status checkCommunicator(const hetcclComm* comm) {
-  if (!comm) return HETCCL_STATUS(Code::InvalidArgument, "comm is NULL");
-  if (!isLiveCommunicator(comm))
-    return HETCCL_STATUS(Code::InvalidArgument, "comm %p is not a live communicator (destroyed or never created)",
-                         static_cast<const void*>(comm));
-  const Status failure = communicatorFailure(*comm);
+Status checkUsable(hetcclComm& comm) {
+  const Status failure = communicatorFailure(comm);
   if (!failure.isOk())
     return Status(failure.code(),
                   "communicator unusable after an earlier failure (" + failure.message() + "); abort and re-create it");
@@ -64,7 +66,10 @@ const char* hetcclGetErrorString(hetcclResult_t result) {
 }
 
 const char* hetcclGetLastError(hetcclComm_t comm) {
-  if (comm && hetccl::isLiveCommunicator(comm) && !comm->lastError.empty()) return comm->lastError.c_str();
+  // This thread's own last failure on `comm` first: another thread may have failed on it since.
+  if (comm && hetccl::threadLastErrorComm() == comm) return hetccl::threadLastError().c_str();
+  hetccl::CommunicatorHold hold;
+  if (comm && hold.acquire(comm, false).isOk() && !comm->lastError.empty()) return comm->lastError.c_str();
   return hetccl::threadLastError().c_str();
 }
 

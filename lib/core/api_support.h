@@ -3,14 +3,16 @@
 #pragma once
 
 #include "core/communicator.h"
+#include "core/live_communicators.h"
 #include "hetccl/hetccl.h"
 
 namespace hetccl {
 
-// Records the message of a failed status (on the communicator, or on this thread when there
-// is none) and returns its code; logs it at WARN.
-hetcclResult_t report(hetcclComm* comm, const Status& status);
-// A usable communicator, or InvalidArgument (null, destroyed) / its poisoning error.
-Status checkCommunicator(const hetcclComm* comm);
+// Records the message of a failed status (on this thread, and on `comm` when the caller holds
+// it) and returns its code; logs it at WARN.  `about`: the communicator the failure concerns
+// when it is not held (hetcclGetLastError(about) on this thread then finds the message).
+hetcclResult_t report(hetcclComm* comm, const Status& status, const hetcclComm* about = nullptr);
+// Of a communicator the caller holds (live_communicators.h): ok, or its poisoning error.
+Status checkUsable(hetcclComm& comm);
 
 }  // namespace hetccl

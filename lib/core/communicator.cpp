@@ -8,22 +8,11 @@
 
 #include "algorithms/algorithm.h"
 #include "base/log.h"
+#include "core/live_communicators.h"
 #include "core/process_device.h"
 #include "core/progress_mode.h"
 
 namespace hetccl {
-
-namespace {
-
-// Live communicators of this process, so that a destroyed handle is reported as an invalid
-// argument instead of being dereferenced.  Process-wide by nature: handles are.
-std::mutex registryLock;
-std::unordered_set<const hetcclComm*>& registry() {
-  static std::unordered_set<const hetcclComm*> live;
-  return live;
-}
-
-}  // namespace
 
 Status createCommunicator(MPI_Comm userComm, const hetcclConfig_t* config, hetcclComm** out) {
   Settings settings;
@@ -85,22 +74,18 @@ Status createCommunicator(MPI_Comm userComm, const hetcclConfig_t* config, hetcc
       c.transportName[kIntraIsland].c_str(), c.transportName[kInterIsland].c_str(),
       c.islandLibrary ? c.islandLibrary->describe().c_str() : "none", comm->progressDescription.c_str(),
       comm->inlineExecutor ? settings.inlineBytes : size_t{0});
-  {
-    std::lock_guard<std::mutex> guard(registryLock);
-    registry().insert(comm.get());
-  }
+  registerCommunicator(comm.get());
   *out = comm.release();
   return Status::ok();
 }
 
-void destroyCommunicator(hetcclComm* comm, bool abort) {
-  {
-    std::lock_guard<std::mutex> guard(registryLock);
-    registry().erase(comm);
-  }
+Status destroyCommunicator(hetcclComm* comm, bool abort) {
+  if (!unregisterCommunicator(comm))
+    return HETCCL_STATUS(Code::InvalidArgument, "comm %p is not a live communicator", static_cast<void*>(comm));
+  if (abort) comm->engine->abort();
+  waitUntilReleased(comm);
   // The engine first: its thread uses everything below.  Destroying it lets queued operations
   // finish, unless aborted.
-  if (abort) comm->engine->abort();
   comm->engine.reset();
   if (!abort) (void)comm->device->synchronizeStream(comm->stream);
   Connection& c = comm->connection;
@@ -114,16 +99,20 @@ void destroyCommunicator(hetcclComm* comm, bool abort) {
   if (comm->inlineStream) (void)comm->device->destroyStream(comm->inlineStream);
   if (comm->mpiComm != MPI_COMM_NULL) MPI_Comm_free(&comm->mpiComm);
   delete comm;
+  return Status::ok();
 }
 
-bool isLiveCommunicator(const hetcclComm* comm) {
-  std::lock_guard<std::mutex> guard(registryLock);
-  return registry().count(comm) != 0;
-}
-
-Status communicatorFailure(const hetcclComm& comm) {
-  if (!comm.poisoned.isOk()) return comm.poisoned;
+Status communicatorFailure(hetcclComm& comm) {
+  {
+    std::lock_guard<std::mutex> guard(comm.failureLock);
+    if (!comm.poisoned.isOk()) return comm.poisoned;
+  }
   return comm.engine ? comm.engine->asyncError() : Status::ok();
+}
+
+void poison(hetcclComm& comm, const Status& failure) {
+  std::lock_guard<std::mutex> guard(comm.failureLock);
+  if (comm.poisoned.isOk()) comm.poisoned = failure;
 }
 
 }  // namespace hetccl

@@ -6,8 +6,10 @@
 
 #include <mpi.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -70,20 +72,26 @@ struct hetcclComm {
   uint64_t operationCount = 0;  // operations launched (native ones aside), for messages
   std::string lastAlgorithm = "none";
   std::string lastError;
-  // Set by a failure that leaves the communicator unusable (NCCL's async error).
+  // Set by a failure that leaves the communicator unusable (NCCL's async error); read by any
+  // thread (a watchdog's hetcclCommGetAsyncError), so only under failureLock.
   hetccl::Status poisoned;
+  std::mutex failureLock;
+  // API calls inside (core/live_communicators.h): destroy waits for none; one operation at a time.
+  std::atomic<int> holders{0};
+  std::atomic<bool> inOperation{false};
 };
 
 namespace hetccl {
 
 Status createCommunicator(MPI_Comm userComm, const hetcclConfig_t* config, hetcclComm** comm);
-// Frees everything once queued operations have finished; `abort` skips them and does not wait
-// for the device.
-void destroyCommunicator(hetcclComm* comm, bool abort);
-// True while `comm` is a communicator created and not yet destroyed in this process.
-bool isLiveCommunicator(const hetcclComm* comm);
+// Frees everything once queued operations have finished and no call is inside; `abort` skips
+// the operations, stops the one running, and does not wait for the device.  Safe from any
+// thread; InvalidArgument when `comm` is not live (e.g. destroyed by another thread first).
+Status destroyCommunicator(hetcclComm* comm, bool abort);
 // What made the communicator unusable (an earlier call's failure, or a queued operation's),
 // or ok.
-Status communicatorFailure(const hetcclComm& comm);
+Status communicatorFailure(hetcclComm& comm);
+// Makes the communicator unusable with `failure`, unless an earlier failure already did.
+void poison(hetcclComm& comm, const Status& failure);
 
 }  // namespace hetccl

@@ -1,11 +1,13 @@
 #include "core/communicator_description.h"
 
 #include "core/communicator.h"
+#include "core/live_communicators.h"
 
 namespace hetccl {
 
 Status describeCommunicator(hetcclComm_t comm, CommunicatorDescription* description) {
-  if (!isLiveCommunicator(comm)) return HETCCL_STATUS(Code::InvalidArgument, "not a live communicator");
+  CommunicatorHold hold;
+  HETCCL_TRY(hold.acquire(comm, false));
   const Connection& c = comm->connection;
   const TopologyView& view = c.topology.view;
   CommunicatorDescription d;

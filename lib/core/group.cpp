@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <vector>
 
 #include "core/dispatch.h"
+#include "core/live_communicators.h"
 
 namespace hetccl {
 
@@ -44,24 +46,37 @@ Status groupStart() {
   return Status::ok();
 }
 
-Status groupEnd(hetcclComm** failedComm) {
+Status groupEnd() {
   GroupState& state = groupState();
-  *failedComm = nullptr;
   if (state.depth == 0)
     return HETCCL_STATUS(Code::InvalidUsage, "hetcclGroupEnd called without a matching hetcclGroupStart");
   if (--state.depth > 0) return Status::ok();
   std::vector<QueuedOperation> queue;
   queue.swap(state.queue);
 
+  // Each communicator is held while its operations launch (one may have been destroyed since
+  // its calls were queued: that is an error for it alone).
+  Status first;
+  std::map<hetcclComm*, std::unique_ptr<CommunicatorHold>> holds;
   std::map<uint64_t, hetcclComm*> commsById;
-  for (const QueuedOperation& op : queue) commsById[op.comm->id] = op.comm;
+  for (const QueuedOperation& op : queue) {
+    if (holds.count(op.comm)) continue;
+    auto hold = std::make_unique<CommunicatorHold>();
+    const Status held = hold->acquire(op.comm, true);
+    if (!held.isOk()) {
+      if (first.isOk()) first = held;
+      holds.emplace(op.comm, nullptr);
+      continue;
+    }
+    commsById[op.comm->id] = op.comm;
+    holds.emplace(op.comm, std::move(hold));
+  }
   // NCCL's groups join their streams: every operation of the group is ordered on all of them.
   std::vector<StreamHandle> streams;
   for (const QueuedOperation& op : queue) {
     const StreamHandle stream = op.isPointToPoint ? op.pointToPoint.stream : op.collective.stream;
     if (std::find(streams.begin(), streams.end(), stream) == streams.end()) streams.push_back(stream);
   }
-  Status first;
   for (auto& [id, comm] : commsById) {
     std::vector<PointToPointCall> pointToPoint;
     Status status;
@@ -73,10 +88,9 @@ Status groupEnd(hetcclComm** failedComm) {
         status = runCollective(*comm, op.collective, StreamList(streams));
     }
     if (status.isOk() && !pointToPoint.empty()) status = runPointToPoint(*comm, pointToPoint, StreamList(streams));
-    if (!status.isOk() && first.isOk()) {
-      first = status;
-      *failedComm = comm;
-    }
+    if (status.isOk()) continue;
+    if (status.code() != Code::InvalidArgument && status.code() != Code::InvalidUsage) poison(*comm, status);
+    if (first.isOk()) first = status;
   }
   return first;
 }

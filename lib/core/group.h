@@ -14,8 +14,8 @@ bool insideGroup();
 void queueCollective(hetcclComm* comm, const CollectiveCall& call);
 void queuePointToPoint(hetcclComm* comm, const PointToPointCall& call);
 Status groupStart();
-// Runs the queue when the outermost group ends.  On failure *failedComm names the
-// communicator that failed (nullptr for usage errors).
-Status groupEnd(hetcclComm** failedComm);
+// Launches the queue when the outermost group ends; a communicator whose operations fail to
+// launch is poisoned (usage errors aside).  Returns the first failure.
+Status groupEnd();
 
 }  // namespace hetccl

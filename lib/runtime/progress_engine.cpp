@@ -40,7 +40,8 @@ Status ProgressEngine::submit(const std::vector<StreamHandle>& streams, Work wor
   Operation operation;
   {
     std::unique_lock<std::mutex> lock(mutex_);
-    finished_.wait(lock, [&] { return submitted_ - completed_ < queueDepth_; });
+    finished_.wait(lock, [&] { return submitted_ - completed_ < queueDepth_ || aborting_; });
+    if (aborting_) return HETCCL_STATUS(Code::InvalidUsage, "the communicator was aborted");
     operation.sequence = ++submitted_;
     idle_.store(false, std::memory_order_release);
   }
@@ -87,6 +88,7 @@ void ProgressEngine::abort() {
     failed_.store(true, std::memory_order_release);
   }
   workAvailable_.notify_one();
+  finished_.notify_all();  // a caller waiting for room
 }
 
 // The inputs are ready when the events recorded at submit have completed.  Waited for on this

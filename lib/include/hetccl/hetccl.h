@@ -113,7 +113,10 @@ hetcclResult_t hetcclCommInitMPI(hetcclComm_t* comm, MPI_Comm mpiComm, const het
 hetcclResult_t hetcclCommDestroy(hetcclComm_t comm);
 /* Frees the communicator without waiting for peers: queued operations are skipped, the one
  * running gives up at its next poll, and streams waiting for them are released (their
- * results are undefined). */
+ * results are undefined).  Safe from any thread, also while another thread is inside a call
+ * on comm (a watchdog's abort): that call returns, and the communicator is freed after it.
+ * A communicator is used by one thread at a time; a second thread's operation meanwhile
+ * returns hetcclInvalidUsage. */
 hetcclResult_t hetcclCommAbort(hetcclComm_t comm);
 hetcclResult_t hetcclCommCount(const hetcclComm_t comm, int* count);
 hetcclResult_t hetcclCommUserRank(const hetcclComm_t comm, int* rank);

@@ -1,0 +1,72 @@
+#include "core/live_communicators.h"
+
+#include <chrono>
+#include <mutex>
+#include <thread>
+#include <unordered_set>
+
+#include "core/communicator.h"
+
+namespace hetccl {
+
+namespace {
+
+// Process-wide by nature: handles are.  The lock also makes "is it live" and "hold it" one
+// step, so that an unregistered communicator gains no new holders.
+std::mutex registryLock;
+std::unordered_set<const hetcclComm*>& registry() {
+  static std::unordered_set<const hetcclComm*> live;
+  return live;
+}
+
+}  // namespace
+
+void registerCommunicator(hetcclComm* comm) {
+  std::lock_guard<std::mutex> guard(registryLock);
+  registry().insert(comm);
+}
+
+bool unregisterCommunicator(hetcclComm* comm) {
+  std::lock_guard<std::mutex> guard(registryLock);
+  return registry().erase(comm) != 0;
+}
+
+void waitUntilReleased(hetcclComm* comm) {
+  // A call still inside ends soon: an abort's flag stops it at its next poll, and otherwise
+  // (destroy) it finishes its work.
+  while (comm->holders.load(std::memory_order_acquire) > 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
+bool isLiveCommunicator(const hetcclComm* comm) {
+  std::lock_guard<std::mutex> guard(registryLock);
+  return registry().count(comm) != 0;
+}
+
+Status CommunicatorHold::acquire(hetcclComm* comm, bool exclusive) {
+  release();
+  if (comm == nullptr) return HETCCL_STATUS(Code::InvalidArgument, "comm is NULL");
+  std::lock_guard<std::mutex> guard(registryLock);
+  if (registry().count(comm) == 0)
+    return HETCCL_STATUS(Code::InvalidArgument, "comm %p is not a live communicator (destroyed or never created)",
+                         static_cast<const void*>(comm));
+  if (exclusive) {
+    bool idle = false;
+    if (!comm->inOperation.compare_exchange_strong(idle, true, std::memory_order_acq_rel))
+      return HETCCL_STATUS(Code::InvalidUsage,
+                           "comm %p is in use by another thread: a communicator may be used by one thread at a time",
+                           static_cast<const void*>(comm));
+  }
+  comm->holders.fetch_add(1, std::memory_order_acq_rel);
+  comm_ = comm;
+  exclusive_ = exclusive;
+  return Status::ok();
+}
+
+void CommunicatorHold::release() {
+  if (comm_ == nullptr) return;
+  if (exclusive_) comm_->inOperation.store(false, std::memory_order_release);
+  comm_->holders.fetch_sub(1, std::memory_order_acq_rel);
+  comm_ = nullptr;
+}
+
+}  // namespace hetccl

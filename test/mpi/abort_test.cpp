@@ -1,0 +1,149 @@
+// hetcclCommAbort from another thread, as PyTorch's watchdog does with NCCL (poll
+// ncclCommGetAsyncError, then abort): the call stuck inside the communicator returns within a
+// second, a queued operation's stream is released, nothing is freed while in use; and a second
+// thread's operation on a communicator already in use is refused with hetcclInvalidUsage
+// instead of racing.  Only rank 0 calls the operations (the peers never join, so without the
+// abort they would wait forever: HETCCL_TIMEOUT is 0 here); the others wait at an MPI barrier.
+// They take seconds, so they run only in their own CTest entries (HETCCL_TEST_FAILURES=1).
+#include <mpi.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <string>
+#include <thread>
+
+#include "mpi_test_support.h"
+
+namespace hetccl_test {
+namespace {
+
+bool failureTestsWanted() {
+  const char* wanted = std::getenv("HETCCL_TEST_FAILURES");
+  return wanted != nullptr && std::string(wanted) == "1";
+}
+
+hetcclComm_t communicatorWith(const char* inlineBytes) {
+  setenv("HETCCL_TIMEOUT", "0", 1);
+  setenv("HETCCL_INLINE_BYTES", inlineBytes, 1);
+  hetcclComm_t comm = nullptr;
+  EXPECT_EQ(hetcclCommInitMPI(&comm, MPI_COMM_WORLD, nullptr), hetcclSuccess) << hetcclGetLastError(nullptr);
+  unsetenv("HETCCL_TIMEOUT");
+  unsetenv("HETCCL_INLINE_BYTES");
+  return comm;
+}
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// A watchdog thread: polls the communicator's async error for `pollFor`, then aborts it; returns
+// when the abort has returned (the time it took in *abortSeconds).
+std::thread watchdog(hetcclComm_t comm, std::chrono::milliseconds pollFor, double* abortSeconds) {
+  return std::thread([=] {
+    const auto start = std::chrono::steady_clock::now();
+    while (std::chrono::steady_clock::now() - start < pollFor) {
+      hetcclResult_t async = hetcclInternalError;
+      EXPECT_EQ(hetcclCommGetAsyncError(comm, &async), hetcclSuccess);
+      EXPECT_EQ(async, hetcclSuccess);
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    const auto aborting = std::chrono::steady_clock::now();
+    EXPECT_EQ(hetcclCommAbort(comm), hetcclSuccess) << hetcclGetLastError(nullptr);
+    *abortSeconds = secondsSince(aborting);
+  });
+}
+
+TEST(Abort, WatchdogUnblocksACallStuckInside) {
+  if (!failureTestsWanted()) GTEST_SKIP() << "set HETCCL_TEST_FAILURES=1 (own CTest entries: they take seconds)";
+  if (world().size() < 2) GTEST_SKIP() << "needs a peer";
+  hetcclComm_t comm = communicatorWith("64K");  // small: runs inline, on this thread
+  ASSERT_NE(comm, nullptr);
+  DeviceBuffer buffer(256 * sizeof(float));
+  if (world().rank() == 0) {
+    double abortSeconds = -1;
+    std::thread dog = watchdog(comm, std::chrono::milliseconds(500), &abortSeconds);
+    const auto start = std::chrono::steady_clock::now();
+    const hetcclResult_t result =
+        hetcclAllReduce(buffer.data(), buffer.data(), 256, hetcclFloat32, hetcclSum, comm, userStream());
+    const double took = secondsSince(start);
+    dog.join();
+    EXPECT_NE(result, hetcclSuccess) << "the peers never joined: the call cannot have succeeded";
+    EXPECT_LT(took, 1.5) << "the abort must end the call within a second of itself";
+    EXPECT_GE(abortSeconds, 0);
+    EXPECT_LT(abortSeconds, 1.0);
+    int count = 0;
+    EXPECT_EQ(hetcclCommCount(comm, &count), hetcclInvalidArgument) << "aborted: no longer a communicator";
+  }
+  // The peers never call: their communicator is simply destroyed after the barrier.
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (world().rank() != 0) {
+    EXPECT_EQ(hetcclCommDestroy(comm), hetcclSuccess);
+  }
+}
+
+TEST(Abort, WatchdogReleasesTheStreamOfAQueuedOperation) {
+  if (!failureTestsWanted()) GTEST_SKIP() << "set HETCCL_TEST_FAILURES=1 (own CTest entries: they take seconds)";
+  if (world().size() < 2) GTEST_SKIP() << "needs a peer";
+  hetcclComm_t comm = communicatorWith("0");  // nothing inline: queued for the progress thread
+  ASSERT_NE(comm, nullptr);
+  DeviceBuffer buffer(256 * sizeof(float));
+  if (world().rank() == 0) {
+    for (int i = 0; i < 3; ++i)
+      EXPECT_EQ(hetcclAllReduce(buffer.data(), buffer.data(), 256, hetcclFloat32, hetcclSum, comm, userStream()),
+                hetcclSuccess);
+    double abortSeconds = -1;
+    std::thread dog = watchdog(comm, std::chrono::milliseconds(300), &abortSeconds);
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_EQ(hetcclStreamSynchronize(userStream()), hetcclSuccess);  // released by the abort
+    const double took = secondsSince(start);
+    dog.join();
+    EXPECT_LT(took, 1.5);
+    EXPECT_LT(abortSeconds, 1.0);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (world().rank() != 0) {
+    EXPECT_EQ(hetcclCommDestroy(comm), hetcclSuccess);
+  }
+}
+
+TEST(Abort, ASecondThreadInsideTheSameCommunicatorIsRefused) {
+  if (!failureTestsWanted()) GTEST_SKIP() << "set HETCCL_TEST_FAILURES=1 (own CTest entries: they take seconds)";
+  if (world().size() < 2) GTEST_SKIP() << "needs a peer";
+  hetcclComm_t comm = communicatorWith("64K");
+  ASSERT_NE(comm, nullptr);
+  DeviceBuffer first(256 * sizeof(float)), second(256 * sizeof(float));
+  if (world().rank() == 0) {
+    // The first call runs inline and waits for the peers, which join after 600 ms; meanwhile a
+    // second thread's call on the same communicator must be refused at once.
+    std::atomic<bool> started{false};
+    hetcclResult_t firstResult = hetcclInternalError;
+    std::thread owner([&] {
+      started = true;
+      firstResult = hetcclAllReduce(first.data(), first.data(), 256, hetcclFloat32, hetcclSum, comm, userStream());
+    });
+    while (!started) std::this_thread::yield();
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_EQ(hetcclAllReduce(second.data(), second.data(), 256, hetcclFloat32, hetcclSum, comm, userStream()),
+              hetcclInvalidUsage);
+    EXPECT_LT(secondsSince(start), 0.2);
+    EXPECT_NE(std::string(hetcclGetLastError(comm)).find("another thread"), std::string::npos)
+        << hetcclGetLastError(comm);
+    owner.join();
+    EXPECT_EQ(firstResult, hetcclSuccess) << hetcclGetLastError(comm);
+    hetcclResult_t async = hetcclInternalError;
+    EXPECT_EQ(hetcclCommGetAsyncError(comm, &async), hetcclSuccess);
+    EXPECT_EQ(async, hetcclSuccess) << "a refused call does not poison the communicator";
+  } else {
+    std::this_thread::sleep_for(std::chrono::milliseconds(600));
+    EXPECT_EQ(hetcclAllReduce(first.data(), first.data(), 256, hetcclFloat32, hetcclSum, comm, userStream()),
+              hetcclSuccess);
+  }
+  EXPECT_EQ(hetcclStreamSynchronize(userStream()), hetcclSuccess);
+  MPI_Barrier(MPI_COMM_WORLD);
+  EXPECT_EQ(hetcclCommDestroy(comm), hetcclSuccess);
+}
+
+}  // namespace
+}  // namespace hetccl_test
