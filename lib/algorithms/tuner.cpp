@@ -78,6 +78,9 @@ TuningChoice Tuner::choose(const PlanRequest& request, size_t elementSize) {
     TuningChoice choice = best(algorithm, request, elementSize);
     if (winner.predictedSeconds < 0 || choice.predictedSeconds < winner.predictedSeconds) winner = choice;
   }
+  // Full: start over rather than track use (the choices are cheap to make again, and a
+  // working set that fits stays fast after the first round).
+  if (cache_.size() >= kCacheCapacity) cache_.clear();
   cache_[key] = winner;
   return winner;
 }

@@ -2,7 +2,8 @@
 // (cost_model.h), among the algorithms that apply to the collective and the islands.
 // HETCCL_ALGO forces one; forcing one the topology cannot run (torus on unequal islands,
 // native on several islands) fails communicator creation.  Decisions are cached per
-// (collective, count, element size, root, in-place, average).
+// (collective, count, element size, root, in-place, average), at most kCacheCapacity of them:
+// a job that keeps changing its counts (variable-length batches) must not grow it forever.
 #pragma once
 
 #include <map>
@@ -33,6 +34,8 @@ struct TuningChoice {
 
 class Tuner {
  public:
+  static constexpr size_t kCacheCapacity = 1024;
+
   Tuner() = default;
   Tuner(const TopologyView& topology, const CostParameters& costs, const TunerSettings& settings);
   // Checks that a forced algorithm can run on this topology at all.
@@ -40,6 +43,7 @@ class Tuner {
   TuningChoice choose(const PlanRequest& request, size_t elementSize);
   // Predictions of every applicable algorithm at its best chunk size, for tools.
   std::vector<TuningChoice> rank(const PlanRequest& request, size_t elementSize) const;
+  size_t cachedChoices() const { return cache_.size(); }
 
  private:
   TuningChoice best(Algorithm algorithm, const PlanRequest& request, size_t elementSize) const;
