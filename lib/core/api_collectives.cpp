@@ -119,58 +119,76 @@ extern "C" {
 
 hetcclResult_t hetcclAllReduce(const void* sendbuff, void* recvbuff, size_t count, hetcclDataType_t datatype,
                                hetcclRedOp_t op, hetcclComm_t comm, hetcclStream_t stream) {
-  CollectiveCall call{Collective::AllReduce, sendbuff, recvbuff, count, {}, {}, 0, stream};
-  return hetccl::submitCollective(comm, call, datatype, op, true, "hetcclAllReduce");
+  return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
+    CollectiveCall call{Collective::AllReduce, sendbuff, recvbuff, count, {}, {}, 0, stream};
+    return hetccl::submitCollective(comm, call, datatype, op, true, "hetcclAllReduce");
+  });
 }
 
 hetcclResult_t hetcclReduceScatter(const void* sendbuff, void* recvbuff, size_t recvcount, hetcclDataType_t datatype,
                                    hetcclRedOp_t op, hetcclComm_t comm, hetcclStream_t stream) {
-  CollectiveCall call{Collective::ReduceScatter, sendbuff, recvbuff, recvcount, {}, {}, 0, stream};
-  return hetccl::submitCollective(comm, call, datatype, op, true, "hetcclReduceScatter");
+  return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
+    CollectiveCall call{Collective::ReduceScatter, sendbuff, recvbuff, recvcount, {}, {}, 0, stream};
+    return hetccl::submitCollective(comm, call, datatype, op, true, "hetcclReduceScatter");
+  });
 }
 
 hetcclResult_t hetcclAllGather(const void* sendbuff, void* recvbuff, size_t sendcount, hetcclDataType_t datatype,
                                hetcclComm_t comm, hetcclStream_t stream) {
-  CollectiveCall call{Collective::AllGather, sendbuff, recvbuff, sendcount, {}, {}, 0, stream};
-  return hetccl::submitCollective(comm, call, datatype, 0, false, "hetcclAllGather");
+  return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
+    CollectiveCall call{Collective::AllGather, sendbuff, recvbuff, sendcount, {}, {}, 0, stream};
+    return hetccl::submitCollective(comm, call, datatype, 0, false, "hetcclAllGather");
+  });
 }
 
 hetcclResult_t hetcclBroadcast(const void* sendbuff, void* recvbuff, size_t count, hetcclDataType_t datatype, int root,
                                hetcclComm_t comm, hetcclStream_t stream) {
-  CollectiveCall call{Collective::Broadcast, sendbuff, recvbuff, count, {}, {}, root, stream};
-  return hetccl::submitCollective(comm, call, datatype, 0, false, "hetcclBroadcast");
+  return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
+    CollectiveCall call{Collective::Broadcast, sendbuff, recvbuff, count, {}, {}, root, stream};
+    return hetccl::submitCollective(comm, call, datatype, 0, false, "hetcclBroadcast");
+  });
 }
 
 hetcclResult_t hetcclReduce(const void* sendbuff, void* recvbuff, size_t count, hetcclDataType_t datatype,
                             hetcclRedOp_t op, int root, hetcclComm_t comm, hetcclStream_t stream) {
-  CollectiveCall call{Collective::Reduce, sendbuff, recvbuff, count, {}, {}, root, stream};
-  return hetccl::submitCollective(comm, call, datatype, op, true, "hetcclReduce");
+  return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
+    CollectiveCall call{Collective::Reduce, sendbuff, recvbuff, count, {}, {}, root, stream};
+    return hetccl::submitCollective(comm, call, datatype, op, true, "hetcclReduce");
+  });
 }
 
 hetcclResult_t hetcclAlltoAll(const void* sendbuff, void* recvbuff, size_t count, hetcclDataType_t datatype,
                               hetcclComm_t comm, hetcclStream_t stream) {
-  CollectiveCall call{Collective::AlltoAll, sendbuff, recvbuff, count, {}, {}, 0, stream};
-  return hetccl::submitCollective(comm, call, datatype, 0, false, "hetcclAlltoAll");
+  return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
+    CollectiveCall call{Collective::AlltoAll, sendbuff, recvbuff, count, {}, {}, 0, stream};
+    return hetccl::submitCollective(comm, call, datatype, 0, false, "hetcclAlltoAll");
+  });
 }
 
 hetcclResult_t hetcclSend(const void* sendbuff, size_t count, hetcclDataType_t datatype, int peer, hetcclComm_t comm,
                           hetcclStream_t stream) {
-  hetccl::PointToPointCall call{true, const_cast<void*>(sendbuff), 0, peer, stream};
-  return hetccl::submitPointToPoint(comm, call, count, datatype, "hetcclSend");
+  return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
+    hetccl::PointToPointCall call{true, const_cast<void*>(sendbuff), 0, peer, stream};
+    return hetccl::submitPointToPoint(comm, call, count, datatype, "hetcclSend");
+  });
 }
 
 hetcclResult_t hetcclRecv(void* recvbuff, size_t count, hetcclDataType_t datatype, int peer, hetcclComm_t comm,
                           hetcclStream_t stream) {
-  hetccl::PointToPointCall call{false, recvbuff, 0, peer, stream};
-  return hetccl::submitPointToPoint(comm, call, count, datatype, "hetcclRecv");
+  return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
+    hetccl::PointToPointCall call{false, recvbuff, 0, peer, stream};
+    return hetccl::submitPointToPoint(comm, call, count, datatype, "hetcclRecv");
+  });
 }
 
 hetcclResult_t hetcclGroupStart(void) { return hetccl::report(nullptr, hetccl::groupStart()); }
 
 hetcclResult_t hetcclGroupEnd(void) {
-  // groupEnd holds each communicator while it launches its operations, poisons the one that
-  // failed, and reports on the calling thread.
-  return hetccl::report(nullptr, hetccl::groupEnd());
+  return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
+    // groupEnd holds each communicator while it launches its operations, poisons the one that
+    // failed, and reports on the calling thread.
+    return hetccl::report(nullptr, hetccl::groupEnd());
+  });
 }
 
 }  // extern "C"

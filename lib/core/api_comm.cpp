@@ -7,66 +7,80 @@ using hetccl::report;
 extern "C" {
 
 hetcclResult_t hetcclCommInitMPI(hetcclComm_t* comm, MPI_Comm mpiComm, const hetcclConfig_t* config) {
-  if (!comm) return report(nullptr, HETCCL_STATUS(Code::InvalidArgument, "comm (the output pointer) is NULL"));
-  *comm = nullptr;
-  int initialized = 0, finalized = 0;
-  MPI_Initialized(&initialized);
-  MPI_Finalized(&finalized);
-  if (!initialized || finalized)
-    return report(nullptr, HETCCL_STATUS(Code::InvalidUsage, "MPI is not initialised (call MPI_Init first)"));
-  if (mpiComm == MPI_COMM_NULL)
-    return report(nullptr, HETCCL_STATUS(Code::InvalidArgument, "mpiComm is MPI_COMM_NULL"));
-  return report(nullptr, hetccl::createCommunicator(mpiComm, config, comm));
+  return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
+    if (!comm) return report(nullptr, HETCCL_STATUS(Code::InvalidArgument, "comm (the output pointer) is NULL"));
+    *comm = nullptr;
+    int initialized = 0, finalized = 0;
+    MPI_Initialized(&initialized);
+    MPI_Finalized(&finalized);
+    if (!initialized || finalized)
+      return report(nullptr, HETCCL_STATUS(Code::InvalidUsage, "MPI is not initialised (call MPI_Init first)"));
+    if (mpiComm == MPI_COMM_NULL)
+      return report(nullptr, HETCCL_STATUS(Code::InvalidArgument, "mpiComm is MPI_COMM_NULL"));
+    return report(nullptr, hetccl::createCommunicator(mpiComm, config, comm));
+  });
 }
 
 hetcclResult_t hetcclCommDestroy(hetcclComm_t comm) {
-  if (!comm) return hetcclSuccess;  // as NCCL: destroying NULL is a no-op
-  return report(nullptr, hetccl::destroyCommunicator(comm, false), comm);
+  return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
+    if (!comm) return hetcclSuccess;  // as NCCL: destroying NULL is a no-op
+    return report(nullptr, hetccl::destroyCommunicator(comm, false), comm);
+  });
 }
 
 // Safe from any thread, also while another is inside a call on `comm` (a watchdog's abort).
 hetcclResult_t hetcclCommAbort(hetcclComm_t comm) {
-  if (!comm) return hetcclSuccess;
-  return report(nullptr, hetccl::destroyCommunicator(comm, true), comm);
+  return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
+    if (!comm) return hetcclSuccess;
+    return report(nullptr, hetccl::destroyCommunicator(comm, true), comm);
+  });
 }
 
 // The queries below only hold the communicator (they may run while another thread is inside
 // an operation on it, as a watchdog's do).
 hetcclResult_t hetcclCommCount(const hetcclComm_t comm, int* count) {
-  hetccl::CommunicatorHold hold;
-  if (hetccl::Status held = hold.acquire(comm, false); !held.isOk()) return report(nullptr, held, comm);
-  if (!count) return report(comm, HETCCL_STATUS(Code::InvalidArgument, "count is NULL"));
-  *count = comm->nranks;
-  return hetcclSuccess;
+  return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
+    hetccl::CommunicatorHold hold;
+    if (hetccl::Status held = hold.acquire(comm, false); !held.isOk()) return report(nullptr, held, comm);
+    if (!count) return report(comm, HETCCL_STATUS(Code::InvalidArgument, "count is NULL"));
+    *count = comm->nranks;
+    return hetcclSuccess;
+  });
 }
 
 hetcclResult_t hetcclCommUserRank(const hetcclComm_t comm, int* rank) {
-  hetccl::CommunicatorHold hold;
-  if (hetccl::Status held = hold.acquire(comm, false); !held.isOk()) return report(nullptr, held, comm);
-  if (!rank) return report(comm, HETCCL_STATUS(Code::InvalidArgument, "rank is NULL"));
-  *rank = comm->rank;
-  return hetcclSuccess;
+  return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
+    hetccl::CommunicatorHold hold;
+    if (hetccl::Status held = hold.acquire(comm, false); !held.isOk()) return report(nullptr, held, comm);
+    if (!rank) return report(comm, HETCCL_STATUS(Code::InvalidArgument, "rank is NULL"));
+    *rank = comm->rank;
+    return hetcclSuccess;
+  });
 }
 
 hetcclResult_t hetcclCommGetAsyncError(hetcclComm_t comm, hetcclResult_t* asyncError) {
-  hetccl::CommunicatorHold hold;
-  if (hetccl::Status held = hold.acquire(comm, false); !held.isOk()) return report(nullptr, held, comm);
-  if (!asyncError) return report(comm, HETCCL_STATUS(Code::InvalidArgument, "asyncError is NULL"));
-  // The vendor library's own, for operations it took whole and finished after returning.
-  if (comm->connection.islandLibrary) {
-    hetccl::Status vendor = comm->connection.islandLibrary->asyncError();
-    if (!vendor.isOk()) hetccl::poison(*comm, vendor);
-  }
-  *asyncError = static_cast<hetcclResult_t>(hetccl::communicatorFailure(*comm).code());
-  return hetcclSuccess;
+  return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
+    hetccl::CommunicatorHold hold;
+    if (hetccl::Status held = hold.acquire(comm, false); !held.isOk()) return report(nullptr, held, comm);
+    if (!asyncError) return report(comm, HETCCL_STATUS(Code::InvalidArgument, "asyncError is NULL"));
+    // The vendor library's own, for operations it took whole and finished after returning.
+    if (comm->connection.islandLibrary) {
+      hetccl::Status vendor = comm->connection.islandLibrary->asyncError();
+      if (!vendor.isOk()) hetccl::poison(*comm, vendor);
+    }
+    *asyncError = static_cast<hetcclResult_t>(hetccl::communicatorFailure(*comm).code());
+    return hetcclSuccess;
+  });
 }
 
 hetcclResult_t hetcclCommGetAlgorithm(hetcclComm_t comm, const char** algorithm) {
-  hetccl::CommunicatorHold hold;
-  if (hetccl::Status held = hold.acquire(comm, false); !held.isOk()) return report(nullptr, held, comm);
-  if (!algorithm) return report(comm, HETCCL_STATUS(Code::InvalidArgument, "algorithm is NULL"));
-  *algorithm = comm->lastAlgorithm.c_str();
-  return hetcclSuccess;
+  return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
+    hetccl::CommunicatorHold hold;
+    if (hetccl::Status held = hold.acquire(comm, false); !held.isOk()) return report(nullptr, held, comm);
+    if (!algorithm) return report(comm, HETCCL_STATUS(Code::InvalidArgument, "algorithm is NULL"));
+    *algorithm = comm->lastAlgorithm.c_str();
+    return hetcclSuccess;
+  });
 }
 
 }  // extern "C"

@@ -19,6 +19,14 @@ const hetcclComm*& threadLastErrorComm() {
 }
 }  // namespace
 
+hetcclResult_t reportException(const char* function, const char* what, Code code) noexcept {
+  try {
+    return report(nullptr, HETCCL_STATUS(code, "%s: %s", function, what));
+  } catch (...) {
+    return static_cast<hetcclResult_t>(code);  // not even the message could be made
+  }
+}
+
 hetcclResult_t report(hetcclComm* comm, const Status& status, const hetcclComm* about) {
   if (status.isOk()) return hetcclSuccess;
   HETCCL_WARN("%s", status.message().c_str());

@@ -9,19 +9,23 @@ using hetccl::report;
 extern "C" {
 
 hetcclResult_t hetcclMemAlloc(void** ptr, size_t size) {
-  if (!ptr) return report(nullptr, HETCCL_STATUS(Code::InvalidArgument, "ptr is NULL"));
-  hetccl::Device* device = nullptr;
-  hetccl::Status status = hetccl::processDevice(&device);
-  if (status.isOk()) status = device->allocate(ptr, size);
-  return report(nullptr, status);
+  return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
+    if (!ptr) return report(nullptr, HETCCL_STATUS(Code::InvalidArgument, "ptr is NULL"));
+    hetccl::Device* device = nullptr;
+    hetccl::Status status = hetccl::processDevice(&device);
+    if (status.isOk()) status = device->allocate(ptr, size);
+    return report(nullptr, status);
+  });
 }
 
 hetcclResult_t hetcclMemFree(void* ptr) {
-  if (!ptr) return hetcclSuccess;
-  hetccl::Device* device = nullptr;
-  hetccl::Status status = hetccl::processDevice(&device);
-  if (status.isOk()) status = device->release(ptr);
-  return report(nullptr, status);
+  return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
+    if (!ptr) return hetcclSuccess;
+    hetccl::Device* device = nullptr;
+    hetccl::Status status = hetccl::processDevice(&device);
+    if (status.isOk()) status = device->release(ptr);
+    return report(nullptr, status);
+  });
 }
 
 static hetcclResult_t blockingCopy(void* dst, const void* src, size_t bytes, const char* what) {
@@ -35,34 +39,42 @@ static hetcclResult_t blockingCopy(void* dst, const void* src, size_t bytes, con
 }
 
 hetcclResult_t hetcclMemcpyToDevice(void* dst, const void* src, size_t bytes) {
-  return blockingCopy(dst, src, bytes, "hetcclMemcpyToDevice");
+  return hetccl::atBoundary(__func__,
+                            [&]() -> hetcclResult_t { return blockingCopy(dst, src, bytes, "hetcclMemcpyToDevice"); });
 }
 
 hetcclResult_t hetcclMemcpyFromDevice(void* dst, const void* src, size_t bytes) {
-  return blockingCopy(dst, src, bytes, "hetcclMemcpyFromDevice");
+  return hetccl::atBoundary(
+      __func__, [&]() -> hetcclResult_t { return blockingCopy(dst, src, bytes, "hetcclMemcpyFromDevice"); });
 }
 
 hetcclResult_t hetcclStreamCreate(hetcclStream_t* stream) {
-  if (!stream) return report(nullptr, HETCCL_STATUS(Code::InvalidArgument, "stream is NULL"));
-  hetccl::Device* device = nullptr;
-  hetccl::Status status = hetccl::processDevice(&device);
-  if (status.isOk()) status = device->createStream(stream);
-  return report(nullptr, status);
+  return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
+    if (!stream) return report(nullptr, HETCCL_STATUS(Code::InvalidArgument, "stream is NULL"));
+    hetccl::Device* device = nullptr;
+    hetccl::Status status = hetccl::processDevice(&device);
+    if (status.isOk()) status = device->createStream(stream);
+    return report(nullptr, status);
+  });
 }
 
 hetcclResult_t hetcclStreamDestroy(hetcclStream_t stream) {
-  if (!stream) return hetcclSuccess;  // the default stream is never destroyed
-  hetccl::Device* device = nullptr;
-  hetccl::Status status = hetccl::processDevice(&device);
-  if (status.isOk()) status = device->destroyStream(stream);
-  return report(nullptr, status);
+  return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
+    if (!stream) return hetcclSuccess;  // the default stream is never destroyed
+    hetccl::Device* device = nullptr;
+    hetccl::Status status = hetccl::processDevice(&device);
+    if (status.isOk()) status = device->destroyStream(stream);
+    return report(nullptr, status);
+  });
 }
 
 hetcclResult_t hetcclStreamSynchronize(hetcclStream_t stream) {
-  hetccl::Device* device = nullptr;
-  hetccl::Status status = hetccl::processDevice(&device);
-  if (status.isOk()) status = device->synchronizeStream(stream);
-  return report(nullptr, status);
+  return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
+    hetccl::Device* device = nullptr;
+    hetccl::Status status = hetccl::processDevice(&device);
+    if (status.isOk()) status = device->synchronizeStream(stream);
+    return report(nullptr, status);
+  });
 }
 
 }  // extern "C"

@@ -1,5 +1,7 @@
 #include "runtime/progress_engine.h"
 
+#include <exception>
+#include <new>
 #include <utility>
 
 #include "base/log.h"
@@ -124,6 +126,24 @@ void ProgressEngine::finish(uint64_t sequence, const Status& status) {
   finished_.notify_all();
 }
 
+namespace {
+
+// An exception out of an operation (an allocation that failed) must not end the process from
+// this thread: it fails the operation like any other error.
+Status runWork(const ProgressEngine::Work& work) {
+  try {
+    return work();
+  } catch (const std::bad_alloc&) {
+    return HETCCL_STATUS(Code::SystemError, "out of memory while running an operation");
+  } catch (const std::exception& e) {
+    return HETCCL_STATUS(Code::InternalError, "an operation threw: %s", e.what());
+  } catch (...) {
+    return HETCCL_STATUS(Code::InternalError, "an operation threw an unknown exception");
+  }
+}
+
+}  // namespace
+
 void ProgressEngine::runThread() {
   // The device must be current here too: kernels and vendor calls made from this thread.
   const Status activated = device_.activate();
@@ -140,7 +160,7 @@ void ProgressEngine::runThread() {
     if (status.isOk()) status = operation.ordering;
     if (status.isOk()) status = asyncError();  // poisoned: skipped, streams released
     if (status.isOk()) status = waitForInputs(operation);
-    if (status.isOk()) status = operation.work();
+    if (status.isOk()) status = runWork(operation.work);
     operation.work = nullptr;  // its captures (plans, buffers) go before the completion is seen
     operation.inputsReady.clear();
     finish(operation.sequence, status);
