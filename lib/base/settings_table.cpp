@@ -128,6 +128,9 @@ std::vector<SettingSpec> buildTable() {
       rangeEntry(Id::Timeout, "HETCCL_TIMEOUT", K::Integer, 0, 1 << 30, "1800",
                  "seconds an operation may go without progress before it fails with `hetcclTimeout` and "
                  "poisons the communicator; 0 waits forever"),
+      entry(Id::CheckCalls, "HETCCL_CHECK_CALLS", K::Bool, "0",
+            "`1`: before each collective the ranks compare their calls (collective, count, type, op, root, "
+            "number); a mismatch fails it on every rank with `hetcclInvalidUsage` naming both calls"),
       launcherEntry(Id::OmpiLocalRank, "OMPI_COMM_WORLD_LOCAL_RANK", "node-local rank from Open MPI's `mpirun`"),
       launcherEntry(Id::SlurmLocalId, "SLURM_LOCALID", "node-local rank from Slurm's `srun`"),
       launcherEntry(Id::HydraLocalRank, "MPI_LOCALRANKID", "node-local rank from MPICH's and Intel MPI's Hydra"),

@@ -33,6 +33,7 @@ enum class SettingId : int {
   InlineBytes,
   QueueDepth,
   Timeout,
+  CheckCalls,
   // Exported by launchers, read to pick a GPU: Open MPI, Slurm, MPICH/Intel MPI (Hydra), MVAPICH.
   OmpiLocalRank,
   SlurmLocalId,

@@ -69,7 +69,8 @@ struct hetcclComm {
   std::string progressDescription;  // who runs operations and why (hetccl-info)
   hetccl::PlanCache plans;          // used on the calling thread only
   uint32_t collectiveSequence = 0;
-  uint64_t operationCount = 0;  // operations launched (native ones aside), for messages
+  uint64_t operationCount = 0;      // operations launched (native ones aside), for messages
+  uint64_t checkedCollectives = 0;  // collectives compared by HETCCL_CHECK_CALLS
   std::string lastAlgorithm = "none";
   std::string lastError;
   // Set by a failure that leaves the communicator unusable (NCCL's async error); read by any

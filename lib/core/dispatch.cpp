@@ -8,6 +8,7 @@
 
 #include "algorithms/algorithm.h"
 #include "base/log.h"
+#include "core/call_check.h"
 
 namespace hetccl {
 
@@ -103,6 +104,8 @@ struct PlanRun {
   // group (collective unset).
   std::optional<Collective> collective;
   size_t count = 0;
+  // Compared across ranks first when HETCCL_CHECK_CALLS is on (collectives only).
+  std::optional<CallSignature> signature;
 };
 
 // "hetccl all-reduce of 1000 float32 (operation 7): " and the like, before a failure met by a
@@ -120,6 +123,14 @@ Status describeFailure(const PlanRun& run, uint64_t operation, const Status& fai
 }
 
 Status executePlan(hetcclComm& comm, Executor& executor, PlanRun& run, uint64_t operation) {
+  if (run.signature) {
+    const Status agreed = checkSameCall(comm, *run.signature, comm.engine->abortRequested());
+    if (!agreed.isOk()) {
+      // Every rank skips it alike; the program's calls are out of step from here on.
+      poison(comm, agreed);
+      return agreed;
+    }
+  }
   Status status = comm.scratch->ensure(run.plan->scratchCount * elementSize(run.type));
   if (status.isOk()) {
     run.buffers[kScratchBuffer] = comm.scratch->data();
@@ -186,6 +197,13 @@ Status runCollective(hetcclComm& comm, const CollectiveCall& call, StreamList st
   run.tagBase = collectiveTagBase(comm, comm.collectiveSequence++);
   run.collective = call.collective;
   run.count = call.count;
+  if (comm.settings.checkCalls)
+    run.signature = CallSignature{static_cast<int32_t>(call.collective),
+                                  static_cast<int32_t>(call.type),
+                                  static_cast<int32_t>(call.op),
+                                  call.root,
+                                  call.count,
+                                  ++comm.checkedCollectives};
   run.execution =
       ExecutionSettings{planned.choice.chunkBytes, comm.settings.pipelineDepth, comm.settings.timeoutSeconds};
   const bool inlineRun = runsInline(comm, operationBytes(call, comm.nranks), streams, *planned.plan);

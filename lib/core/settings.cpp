@@ -60,6 +60,7 @@ Status applyEnvironment(Settings* s) {
   long long timeout = static_cast<long long>(s->timeoutSeconds);
   HETCCL_TRY(readInteger(SettingId::Timeout, &timeout));
   s->timeoutSeconds = static_cast<double>(timeout);
+  HETCCL_TRY(readBool(SettingId::CheckCalls, &s->checkCalls));
   return Status::ok();
 }
 

@@ -53,6 +53,7 @@ struct Settings {
   int queueDepth = 1024;
   // An operation that makes no progress for this long fails (HETCCL_TIMEOUT); 0: never.
   double timeoutSeconds = 1800;
+  bool checkCalls = false;  // HETCCL_CHECK_CALLS (core/call_check.h)
 
   // Set by the user (environment or config): the tuner keeps it instead of choosing.
   bool chunkBytesSet() const { return chunkBytesSource != SettingSource::Default; }
