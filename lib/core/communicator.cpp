@@ -47,9 +47,14 @@ Status createCommunicator(MPI_Comm userComm, const hetcclConfig_t* config, hetcc
     return status;
   }
   if (status.isOk()) status = startProgressEngine(settings, *device, &comm->engine, &comm->progressDescription);
+  if (status.isOk()) {
+    comm->control = std::make_unique<ControlChannel>(comm->mpiComm, comm->rank, comm->nranks);
+    status = comm->control->start();
+  }
   if (status.isOk() && device->hasInlineStreams() && settings.inlineBytes > 0)
     status = device->createInlineStream(&comm->inlineStream);
   if (!status.isOk()) {
+    comm->control.reset();
     if (comm->stream) (void)device->destroyStream(comm->stream);
     abandon(c);
     MPI_Comm_free(&comm->mpiComm);
@@ -58,9 +63,12 @@ Status createCommunicator(MPI_Comm userComm, const hetcclConfig_t* config, hetcc
   comm->executor = std::make_unique<Executor>(*device, *c.transport, comm->stream);
   comm->executor->setIslandCollectives(c.islandLibrary.get());
   comm->executor->setAbortFlag(&comm->engine->abortRequested());
+  ControlChannel* control = comm->control.get();
+  comm->executor->setInterruptCheck([control] { return control->poll(); });
   if (comm->inlineStream) {
     comm->inlineExecutor = std::make_unique<Executor>(*device, *c.transport, comm->inlineStream);
     comm->inlineExecutor->setAbortFlag(&comm->engine->abortRequested());
+    comm->inlineExecutor->setInterruptCheck([control] { return control->poll(); });
   }
   comm->scratch = std::make_unique<DeviceBuffer>(*device);
   HETCCL_INFO(
@@ -82,7 +90,15 @@ Status createCommunicator(MPI_Comm userComm, const hetcclConfig_t* config, hetcc
 Status destroyCommunicator(hetcclComm* comm, bool abort) {
   if (!unregisterCommunicator(comm))
     return HETCCL_STATUS(Code::InvalidArgument, "comm %p is not a live communicator", static_cast<void*>(comm));
-  if (abort) comm->engine->abort();
+  if (abort) {
+    // Aborted in the middle of an operation (another thread inside a call, or work queued):
+    // the peers waiting in it with this rank learn it now, not at their timeout.  An abort
+    // after everything completed is ordinary clean-up and says nothing.
+    if (comm->holders.load(std::memory_order_acquire) > 0 || !comm->engine->idle())
+      comm->control->announce(
+          HETCCL_STATUS(Code::InvalidUsage, "its communicator was aborted during an operation (hetcclCommAbort)"));
+    comm->engine->abort();
+  }
   waitUntilReleased(comm);
   // The engine first: its thread uses everything below.  Destroying it lets queued operations
   // finish, unless aborted.
@@ -97,6 +113,7 @@ Status destroyCommunicator(hetcclComm* comm, bool abort) {
   comm->scratch.reset();
   if (comm->stream) (void)comm->device->destroyStream(comm->stream);
   if (comm->inlineStream) (void)comm->device->destroyStream(comm->inlineStream);
+  comm->control.reset();
   if (comm->mpiComm != MPI_COMM_NULL) MPI_Comm_free(&comm->mpiComm);
   delete comm;
   return Status::ok();

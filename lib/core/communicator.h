@@ -16,6 +16,7 @@
 #include "algorithms/p2p_plan.h"
 #include "base/status.h"
 #include "core/connection.h"
+#include "core/control_channel.h"
 #include "core/plan_cache.h"
 #include "core/settings.h"
 #include "device/device.h"
@@ -66,8 +67,9 @@ struct hetcclComm {
   std::unique_ptr<hetccl::Executor> inlineExecutor;
   std::unique_ptr<hetccl::DeviceBuffer> scratch;  // the plans' scratch buffer, made with the executor
   std::unique_ptr<hetccl::ProgressEngine> engine;
-  std::string progressDescription;  // who runs operations and why (hetccl-info)
-  hetccl::PlanCache plans;          // used on the calling thread only
+  std::unique_ptr<hetccl::ControlChannel> control;  // failures announced to and by peers
+  std::string progressDescription;                  // who runs operations and why (hetccl-info)
+  hetccl::PlanCache plans;                          // used on the calling thread only
   uint32_t collectiveSequence = 0;
   uint64_t operationCount = 0;      // operations launched (native ones aside), for messages
   uint64_t checkedCollectives = 0;  // collectives compared by HETCCL_CHECK_CALLS

@@ -136,7 +136,12 @@ Status executePlan(hetcclComm& comm, Executor& executor, PlanRun& run, uint64_t 
     run.buffers[kScratchBuffer] = comm.scratch->data();
     status = executor.run(*run.plan, run.buffers, run.type, run.op, run.tagBase, run.execution);
   }
-  return describeFailure(run, operation, status);
+  status = describeFailure(run, operation, status);
+  // Peers still waiting in this operation fail at once with a remote error naming this rank
+  // (an abort, or a remote error itself, needs no announcement of its own).
+  if (!status.isOk() && status.code() != Code::RemoteError && status.code() != Code::InvalidUsage)
+    comm.control->announce(status);
+  return status;
 }
 
 // Runs `run` inline when allowed, else hands it to the engine, ordered on `streams`.

@@ -119,9 +119,10 @@ Status Executor::runPipelined(const RankPlan& plan, const PlanPhase& phase) {
     }
     // Ranks may outnumber cores, and the application computes meanwhile: let others run.
     if (!anyActive) break;
-    if (!progressed && timeoutSeconds_ > 0) {
+    if (!progressed) {
       const double idle = backoff.idleSeconds();
-      if (idle > timeoutSeconds_) return stuck(plan, idle);
+      if (timeoutSeconds_ > 0 && idle > timeoutSeconds_) return stuck(plan, idle);
+      if (idle > 0 && interruptCheck_) HETCCL_TRY(interruptCheck_());
     }
     if (progressed) {
       backoff.reset();

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -45,6 +46,9 @@ class Executor {
   void setIslandCollectives(IslandCollectives* island) { island_ = island; }
   // Polled between steps: once true, run() gives up (the communicator is being aborted).
   void setAbortFlag(const std::atomic<bool>* abort) { abort_ = abort; }
+  // Asked while a run waits without progress (never on its fast path): an error ends the run
+  // with it (a peer announced its failure on the control channel).
+  void setInterruptCheck(std::function<Status()> check) { interruptCheck_ = std::move(check); }
 
   // Pipeline slot i uses tag `tagBase + i` (tags tagBase .. tagBase + kMaxPipelineDepth - 1
   // belong to this run).  For point-to-point plans pass ElementType::Uint8 (regions in bytes).
@@ -67,6 +71,7 @@ class Executor {
   StreamHandle stream_;
   IslandCollectives* island_ = nullptr;
   const std::atomic<bool>* abort_ = nullptr;
+  std::function<Status()> interruptCheck_;
   DeviceBuffer staging_;     // where RecvReduce chunks land before they are folded in
   std::vector<Slot> slots_;  // the pipeline slots, reused from run to run
   // Per-run context, set by run().

@@ -39,7 +39,7 @@ typedef enum {
   hetcclInternalError = 3,        /* a bug in hetccl */
   hetcclInvalidArgument = 4,      /* bad pointer, type, op, root, peer or communicator */
   hetcclInvalidUsage = 5,         /* a call in the wrong state (e.g. unbalanced group calls) */
-  hetcclRemoteError = 6,          /* another rank failed */
+  hetcclRemoteError = 6,          /* another rank failed, or aborted mid-operation (control channel) */
   hetcclInProgress = 7,           /* a non-blocking operation has not finished */
   hetcclTimeout = 8,              /* an operation made no progress for HETCCL_TIMEOUT seconds */
   hetcclNumResults = 9

@@ -1,0 +1,88 @@
+// A rank whose communicator fails or is aborted tells its peers over the control channel: the
+// peers waiting in an operation with it fail with hetcclRemoteError naming it within about a
+// second, instead of waiting for their own timeout (set to 30 s or off here, so a pass proves the
+// announcement).  Run in the failure entries (HETCCL_TEST_FAILURES=1).
+#include <mpi.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <string>
+#include <thread>
+
+#include "mpi_test_support.h"
+
+namespace hetccl_test {
+namespace {
+
+bool failureTestsWanted() {
+  const char* wanted = std::getenv("HETCCL_TEST_FAILURES");
+  return wanted != nullptr && std::string(wanted) == "1";
+}
+
+hetcclComm_t communicatorWithTimeout(int seconds) {
+  setenv("HETCCL_TIMEOUT", std::to_string(seconds).c_str(), 1);
+  hetcclComm_t comm = nullptr;
+  EXPECT_EQ(hetcclCommInitMPI(&comm, MPI_COMM_WORLD, nullptr), hetcclSuccess) << hetcclGetLastError(nullptr);
+  unsetenv("HETCCL_TIMEOUT");
+  return comm;
+}
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// `waiter` all-reduces 256 floats that rank 0 never joins; returns when the call has returned.
+void expectRemoteErrorFromRank0(hetcclComm_t comm, double within) {
+  DeviceBuffer buffer(256 * sizeof(float));
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(hetcclAllReduce(buffer.data(), buffer.data(), 256, hetcclFloat32, hetcclSum, comm, userStream()),
+            hetcclRemoteError);
+  EXPECT_LT(secondsSince(start), within);
+  const std::string message = hetcclGetLastError(comm);
+  EXPECT_NE(message.find("rank 0 failed"), std::string::npos) << message;
+}
+
+TEST(RemoteError, APeersAbortMidOperationFailsTheOthersWaitingForIt) {
+  if (!failureTestsWanted()) GTEST_SKIP() << "set HETCCL_TEST_FAILURES=1";
+  if (world().size() < 2) GTEST_SKIP() << "needs a peer";
+  hetcclComm_t comm = communicatorWithTimeout(0);  // never time out: only the announcement ends it
+  ASSERT_NE(comm, nullptr);
+  if (world().rank() == 0) {
+    // Rank 0 is in an operation of its own (a receive nobody sends: queued, never done) when
+    // it aborts; the others are waiting for it in an all-reduce by then.
+    DeviceBuffer received(64);
+    EXPECT_EQ(hetcclRecv(received.data(), 64, hetcclUint8, 1, comm, userStream()), hetcclSuccess);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT_EQ(hetcclCommAbort(comm), hetcclSuccess);
+    EXPECT_EQ(hetcclStreamSynchronize(userStream()), hetcclSuccess);  // released by the abort
+  } else {
+    expectRemoteErrorFromRank0(comm, 1.8);
+    EXPECT_NE(std::string(hetcclGetLastError(comm)).find("aborted"), std::string::npos) << hetcclGetLastError(comm);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (world().rank() != 0) {
+    EXPECT_EQ(hetcclCommDestroy(comm), hetcclSuccess);
+  }
+}
+
+TEST(RemoteError, APeersTimeoutFailsTheOthersBeforeTheirs) {
+  if (!failureTestsWanted()) GTEST_SKIP() << "set HETCCL_TEST_FAILURES=1";
+  const int p = world().size();
+  if (p < 3) GTEST_SKIP() << "needs a rank that times out, one that waits, and one that never calls";
+  // Rank 0 gives up after 1 s, the others would wait 30 s; the last rank never calls.
+  hetcclComm_t comm = communicatorWithTimeout(world().rank() == 0 ? 1 : 30);
+  ASSERT_NE(comm, nullptr);
+  DeviceBuffer buffer(256 * sizeof(float));
+  if (world().rank() == 0) {
+    EXPECT_EQ(hetcclAllReduce(buffer.data(), buffer.data(), 256, hetcclFloat32, hetcclSum, comm, userStream()),
+              hetcclTimeout);
+  } else if (world().rank() < p - 1) {
+    expectRemoteErrorFromRank0(comm, 3.0);
+    EXPECT_NE(std::string(hetcclGetLastError(comm)).find("timeout"), std::string::npos) << hetcclGetLastError(comm);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  EXPECT_EQ(hetcclCommDestroy(comm), hetcclSuccess);
+}
+
+}  // namespace
+}  // namespace hetccl_test
