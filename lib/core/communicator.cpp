@@ -120,9 +120,9 @@ Status destroyCommunicator(hetcclComm* comm, bool abort) {
 }
 
 Status communicatorFailure(hetcclComm& comm) {
-  {
+  if (comm.isPoisoned.load(std::memory_order_acquire)) {
     std::lock_guard<std::mutex> guard(comm.failureLock);
-    if (!comm.poisoned.isOk()) return comm.poisoned;
+    return comm.poisoned;
   }
   return comm.engine ? comm.engine->asyncError() : Status::ok();
 }
@@ -130,6 +130,7 @@ Status communicatorFailure(hetcclComm& comm) {
 void poison(hetcclComm& comm, const Status& failure) {
   std::lock_guard<std::mutex> guard(comm.failureLock);
   if (comm.poisoned.isOk()) comm.poisoned = failure;
+  comm.isPoisoned.store(true, std::memory_order_release);
 }
 
 }  // namespace hetccl

@@ -79,6 +79,7 @@ struct hetcclComm {
   // thread (a watchdog's hetcclCommGetAsyncError), so only under failureLock.
   hetccl::Status poisoned;
   std::mutex failureLock;
+  std::atomic<bool> isPoisoned{false};  // lets every call skip the lock while all is well
   // API calls inside (core/live_communicators.h): destroy waits for none; one operation at a time.
   std::atomic<int> holders{0};
   std::atomic<bool> inOperation{false};
