@@ -9,32 +9,17 @@
 
 #include <atomic>
 #include <chrono>
-#include <cstdlib>
 #include <string>
 #include <thread>
 
-#include "mpi_test_support.h"
+#include "failure_test_support.h"
 
 namespace hetccl_test {
 namespace {
 
-bool failureTestsWanted() {
-  const char* wanted = std::getenv("HETCCL_TEST_FAILURES");
-  return wanted != nullptr && std::string(wanted) == "1";
-}
-
+// Never timing out (only the abort ends a stuck call), inline up to `inlineBytes`.
 hetcclComm_t communicatorWith(const char* inlineBytes) {
-  setenv("HETCCL_TIMEOUT", "0", 1);
-  setenv("HETCCL_INLINE_BYTES", inlineBytes, 1);
-  hetcclComm_t comm = nullptr;
-  EXPECT_EQ(hetcclCommInitMPI(&comm, MPI_COMM_WORLD, nullptr), hetcclSuccess) << hetcclGetLastError(nullptr);
-  unsetenv("HETCCL_TIMEOUT");
-  unsetenv("HETCCL_INLINE_BYTES");
-  return comm;
-}
-
-double secondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return communicatorWithSettings({{"HETCCL_TIMEOUT", "0"}, {"HETCCL_INLINE_BYTES", inlineBytes}});
 }
 
 // A watchdog thread: polls the communicator's async error for `pollFor`, then aborts it; returns
@@ -55,7 +40,7 @@ std::thread watchdog(hetcclComm_t comm, std::chrono::milliseconds pollFor, doubl
 }
 
 TEST(Abort, WatchdogUnblocksACallStuckInside) {
-  if (!failureTestsWanted()) GTEST_SKIP() << "set HETCCL_TEST_FAILURES=1 (own CTest entries: they take seconds)";
+  SKIP_UNLESS_FAILURE_TESTS();
   if (world().size() < 2) GTEST_SKIP() << "needs a peer";
   hetcclComm_t comm = communicatorWith("64K");  // small: runs inline, on this thread
   ASSERT_NE(comm, nullptr);
@@ -83,7 +68,7 @@ TEST(Abort, WatchdogUnblocksACallStuckInside) {
 }
 
 TEST(Abort, WatchdogReleasesTheStreamOfAQueuedOperation) {
-  if (!failureTestsWanted()) GTEST_SKIP() << "set HETCCL_TEST_FAILURES=1 (own CTest entries: they take seconds)";
+  SKIP_UNLESS_FAILURE_TESTS();
   if (world().size() < 2) GTEST_SKIP() << "needs a peer";
   hetcclComm_t comm = communicatorWith("0");  // nothing inline: queued for the progress thread
   ASSERT_NE(comm, nullptr);
@@ -108,7 +93,7 @@ TEST(Abort, WatchdogReleasesTheStreamOfAQueuedOperation) {
 }
 
 TEST(Abort, ASecondThreadInsideTheSameCommunicatorIsRefused) {
-  if (!failureTestsWanted()) GTEST_SKIP() << "set HETCCL_TEST_FAILURES=1 (own CTest entries: they take seconds)";
+  SKIP_UNLESS_FAILURE_TESTS();
   if (world().size() < 2) GTEST_SKIP() << "needs a peer";
   hetcclComm_t comm = communicatorWith("64K");
   ASSERT_NE(comm, nullptr);

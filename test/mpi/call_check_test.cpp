@@ -4,28 +4,16 @@
 // failure entries (HETCCL_TEST_FAILURES=1) with the others that make their own communicators.
 #include <mpi.h>
 
-#include <cstdlib>
 #include <string>
 #include <vector>
 
-#include "mpi_test_support.h"
+#include "failure_test_support.h"
 
 namespace hetccl_test {
 namespace {
 
-bool failureTestsWanted() {
-  const char* wanted = std::getenv("HETCCL_TEST_FAILURES");
-  return wanted != nullptr && std::string(wanted) == "1";
-}
-
 hetcclComm_t checkingCommunicator(const char* inlineBytes) {
-  setenv("HETCCL_CHECK_CALLS", "1", 1);
-  setenv("HETCCL_INLINE_BYTES", inlineBytes, 1);
-  hetcclComm_t comm = nullptr;
-  EXPECT_EQ(hetcclCommInitMPI(&comm, MPI_COMM_WORLD, nullptr), hetcclSuccess) << hetcclGetLastError(nullptr);
-  unsetenv("HETCCL_CHECK_CALLS");
-  unsetenv("HETCCL_INLINE_BYTES");
-  return comm;
+  return communicatorWithSettings({{"HETCCL_CHECK_CALLS", "1"}, {"HETCCL_INLINE_BYTES", inlineBytes}});
 }
 
 // Rank 0 all-reduces `count0` elements of `type0`, the others `count` of `type`; every rank must
@@ -33,7 +21,7 @@ hetcclComm_t checkingCommunicator(const char* inlineBytes) {
 // queued), and the communicator stays failed.
 void expectMismatchCaught(const char* inlineBytes, size_t count0, hetcclDataType_t type0, size_t count,
                           hetcclDataType_t type, const char* expectedText) {
-  if (!failureTestsWanted()) GTEST_SKIP() << "set HETCCL_TEST_FAILURES=1";
+  SKIP_UNLESS_FAILURE_TESTS();
   if (world().size() < 2) GTEST_SKIP() << "needs a peer";
   hetcclComm_t comm = checkingCommunicator(inlineBytes);
   ASSERT_NE(comm, nullptr);
@@ -72,7 +60,7 @@ TEST(CallCheck, SameSizeDifferentTypesFailEveryRank) {
 }
 
 TEST(CallCheck, MatchingCallsStillGiveTheRightResult) {
-  if (!failureTestsWanted()) GTEST_SKIP() << "set HETCCL_TEST_FAILURES=1";
+  SKIP_UNLESS_FAILURE_TESTS();
   hetcclComm_t comm = checkingCommunicator("64K");
   ASSERT_NE(comm, nullptr);
   const int p = world().size();

@@ -7,21 +7,15 @@
 #include <mpi.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <set>
 #include <string>
 
-#include "mpi_test_support.h"
+#include "failure_test_support.h"
 
 namespace hetccl_test {
 namespace {
 
 constexpr int kTimeoutSeconds = 2;
-
-bool failureTestsWanted() {
-  const char* wanted = std::getenv("HETCCL_TEST_FAILURES");
-  return wanted != nullptr && std::string(wanted) == "1";
-}
 
 struct Mismatch {
   const char* name;
@@ -31,12 +25,10 @@ struct Mismatch {
 };
 
 void expectEveryRankEnds(const Mismatch& m) {
-  if (!failureTestsWanted()) GTEST_SKIP() << "set HETCCL_TEST_FAILURES=1";
+  SKIP_UNLESS_FAILURE_TESTS();
   if (world().size() < 2) GTEST_SKIP() << "needs a peer";
-  setenv("HETCCL_TIMEOUT", std::to_string(kTimeoutSeconds).c_str(), 1);
-  hetcclComm_t comm = nullptr;
-  ASSERT_EQ(hetcclCommInitMPI(&comm, MPI_COMM_WORLD, nullptr), hetcclSuccess) << hetcclGetLastError(nullptr);
-  unsetenv("HETCCL_TIMEOUT");
+  hetcclComm_t comm = communicatorWithSettings({{"HETCCL_TIMEOUT", std::to_string(kTimeoutSeconds)}});
+  ASSERT_NE(comm, nullptr);
   const bool first = world().rank() == 0;
   const size_t count = first ? m.count0 : m.count;
   DeviceBuffer buffer(count * 8);
@@ -51,7 +43,7 @@ void expectEveryRankEnds(const Mismatch& m) {
     EXPECT_EQ(hetcclCommGetAsyncError(comm, &async), hetcclSuccess);
     result = async;
   }
-  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double took = secondsSince(start);
   const std::set<hetcclResult_t> documented{hetcclSuccess, hetcclSystemError, hetcclRemoteError, hetcclTimeout};
   EXPECT_TRUE(documented.count(result)) << m.name << ": rank " << world().rank() << " ended with "
                                         << hetcclGetErrorString(result) << ": " << hetcclGetLastError(comm);

@@ -5,30 +5,16 @@
 #include <mpi.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <string>
 #include <thread>
 
-#include "mpi_test_support.h"
+#include "failure_test_support.h"
 
 namespace hetccl_test {
 namespace {
 
-bool failureTestsWanted() {
-  const char* wanted = std::getenv("HETCCL_TEST_FAILURES");
-  return wanted != nullptr && std::string(wanted) == "1";
-}
-
 hetcclComm_t communicatorWithTimeout(int seconds) {
-  setenv("HETCCL_TIMEOUT", std::to_string(seconds).c_str(), 1);
-  hetcclComm_t comm = nullptr;
-  EXPECT_EQ(hetcclCommInitMPI(&comm, MPI_COMM_WORLD, nullptr), hetcclSuccess) << hetcclGetLastError(nullptr);
-  unsetenv("HETCCL_TIMEOUT");
-  return comm;
-}
-
-double secondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return communicatorWithSettings({{"HETCCL_TIMEOUT", std::to_string(seconds)}});
 }
 
 // `waiter` all-reduces 256 floats that rank 0 never joins; returns when the call has returned.
@@ -43,7 +29,7 @@ void expectRemoteErrorFromRank0(hetcclComm_t comm, double within) {
 }
 
 TEST(RemoteError, APeersAbortMidOperationFailsTheOthersWaitingForIt) {
-  if (!failureTestsWanted()) GTEST_SKIP() << "set HETCCL_TEST_FAILURES=1";
+  SKIP_UNLESS_FAILURE_TESTS();
   if (world().size() < 2) GTEST_SKIP() << "needs a peer";
   hetcclComm_t comm = communicatorWithTimeout(0);  // never time out: only the announcement ends it
   ASSERT_NE(comm, nullptr);
@@ -66,7 +52,7 @@ TEST(RemoteError, APeersAbortMidOperationFailsTheOthersWaitingForIt) {
 }
 
 TEST(RemoteError, APeersTimeoutFailsTheOthersBeforeTheirs) {
-  if (!failureTestsWanted()) GTEST_SKIP() << "set HETCCL_TEST_FAILURES=1";
+  SKIP_UNLESS_FAILURE_TESTS();
   const int p = world().size();
   if (p < 3) GTEST_SKIP() << "needs a rank that times out, one that waits, and one that never calls";
   // Rank 0 gives up after 1 s, the others would wait 30 s; the last rank never calls.

@@ -7,10 +7,9 @@
 #include <mpi.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <string>
 
-#include "mpi_test_support.h"
+#include "failure_test_support.h"
 
 namespace hetccl_test {
 namespace {
@@ -18,29 +17,15 @@ namespace {
 constexpr int kTimeoutSeconds = 2;
 constexpr double kMarginSeconds = 2.0;
 
-bool failureTestsWanted() {
-  const char* wanted = std::getenv("HETCCL_TEST_FAILURES");
-  return wanted != nullptr && std::string(wanted) == "1";
-}
-
-// A communicator over MPI_COMM_WORLD made with HETCCL_TIMEOUT and HETCCL_INLINE_BYTES set.
+// A communicator with the test's timeout, inline up to `inlineBytes`.
 hetcclComm_t communicatorWith(const char* inlineBytes) {
-  setenv("HETCCL_TIMEOUT", std::to_string(kTimeoutSeconds).c_str(), 1);
-  setenv("HETCCL_INLINE_BYTES", inlineBytes, 1);
-  hetcclComm_t comm = nullptr;
-  EXPECT_EQ(hetcclCommInitMPI(&comm, MPI_COMM_WORLD, nullptr), hetcclSuccess) << hetcclGetLastError(nullptr);
-  unsetenv("HETCCL_TIMEOUT");
-  unsetenv("HETCCL_INLINE_BYTES");
-  return comm;
-}
-
-double secondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return communicatorWithSettings(
+      {{"HETCCL_TIMEOUT", std::to_string(kTimeoutSeconds)}, {"HETCCL_INLINE_BYTES", inlineBytes}});
 }
 
 // Rank 0 all-reduces 256 floats (1 KiB: eager sends, nothing left half-sent) that nobody joins.
 void expectTimeoutWhenPeersNeverCall(const char* inlineBytes, bool expectInline) {
-  if (!failureTestsWanted()) GTEST_SKIP() << "set HETCCL_TEST_FAILURES=1 (own CTest entries: they take seconds)";
+  SKIP_UNLESS_FAILURE_TESTS();
   if (world().size() < 2) GTEST_SKIP() << "needs a peer";
   hetcclComm_t comm = communicatorWith(inlineBytes);
   ASSERT_NE(comm, nullptr);
