@@ -100,12 +100,13 @@ struct PlanRun {
   ReduceOp op = ReduceOp::Sum;
   int tagBase = 0;
   ExecutionSettings execution;
-  // What the run is, for error messages: a collective of `count` elements, or a point-to-point
-  // group (collective unset).
+  // What the run is, for error messages and the call check: a collective of `count` elements,
+  // or a point-to-point group (collective unset).
   std::optional<Collective> collective;
   size_t count = 0;
-  // Compared across ranks first when HETCCL_CHECK_CALLS is on (collectives only).
-  std::optional<CallSignature> signature;
+  int root = 0;
+  // Its number among the collectives HETCCL_CHECK_CALLS compares across ranks; 0: unchecked.
+  uint64_t checkNumber = 0;
 };
 
 // "hetccl all-reduce of 1000 float32 (operation 7): " and the like, before a failure met by a
@@ -123,8 +124,14 @@ Status describeFailure(const PlanRun& run, uint64_t operation, const Status& fai
 }
 
 Status executePlan(hetcclComm& comm, Executor& executor, PlanRun& run, uint64_t operation) {
-  if (run.signature) {
-    const Status agreed = checkSameCall(comm, *run.signature, comm.engine->abortRequested());
+  if (run.checkNumber != 0) {
+    const CallSignature mine{static_cast<int32_t>(*run.collective),
+                             static_cast<int32_t>(run.type),
+                             static_cast<int32_t>(run.op),
+                             run.root,
+                             run.count,
+                             run.checkNumber};
+    const Status agreed = checkSameCall(comm, mine, comm.engine->abortRequested());
     if (!agreed.isOk()) {
       // Every rank skips it alike; the program's calls are out of step from here on.
       poison(comm, agreed);
@@ -202,13 +209,8 @@ Status runCollective(hetcclComm& comm, const CollectiveCall& call, StreamList st
   run.tagBase = collectiveTagBase(comm, comm.collectiveSequence++);
   run.collective = call.collective;
   run.count = call.count;
-  if (comm.settings.checkCalls)
-    run.signature = CallSignature{static_cast<int32_t>(call.collective),
-                                  static_cast<int32_t>(call.type),
-                                  static_cast<int32_t>(call.op),
-                                  call.root,
-                                  call.count,
-                                  ++comm.checkedCollectives};
+  run.root = call.root;
+  if (comm.settings.checkCalls) run.checkNumber = ++comm.checkedCollectives;
   run.execution =
       ExecutionSettings{planned.choice.chunkBytes, comm.settings.pipelineDepth, comm.settings.timeoutSeconds};
   const bool inlineRun = runsInline(comm, operationBytes(call, comm.nranks), streams, *planned.plan);
@@ -219,15 +221,9 @@ Status runPointToPoint(hetcclComm& comm, const std::vector<PointToPointCall>& ca
   if (takesNativePath(comm)) {
     IslandLibrary& island = *comm.connection.islandLibrary;
     comm.lastAlgorithm = "native:" + island.shortName();
-    // Its calls may be on several streams: join them all around the vendor's group.
-    const StreamHandle first = calls.front().stream;
-    if (streams.size() > 1) HETCCL_TRY(waitForStreams(*comm.device, first, streams));
-    for (const PointToPointCall& call : calls) HETCCL_TRY(waitForStreams(*comm.device, call.stream, StreamList(first)));
-    HETCCL_TRY(island.runPointToPoint(calls));
-    for (const PointToPointCall& call : calls) HETCCL_TRY(waitForStreams(*comm.device, first, StreamList(call.stream)));
-    if (streams.size() > 1)
-      for (StreamHandle other : streams) HETCCL_TRY(waitForStreams(*comm.device, other, StreamList(first)));
-    return Status::ok();
+    // The vendor's own group joins its calls' streams (NCCL's group semantics); the rest of a
+    // hetccl group's streams are joined to the first of them, as for a native collective.
+    return runNativeJoined(comm, calls.front().stream, streams, [&] { return island.runPointToPoint(calls); });
   }
   std::vector<PointToPoint> operations;
   PlanRun run;
