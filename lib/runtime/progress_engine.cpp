@@ -9,6 +9,13 @@
 
 namespace hetccl {
 
+namespace {
+
+// What everything queued, running or waiting for room gets once the communicator is aborted.
+Status abortedStatus() { return HETCCL_STATUS(Code::InvalidUsage, "the communicator was aborted"); }
+
+}  // namespace
+
 Status ProgressEngine::create(Device& device, Mode mode, int queueDepth, std::unique_ptr<ProgressEngine>* engine) {
   std::unique_ptr<StreamFlag> flag;
   if (mode == Mode::Thread) HETCCL_TRY(device.createStreamFlag(&flag));
@@ -43,7 +50,7 @@ Status ProgressEngine::submit(const std::vector<StreamHandle>& streams, Work wor
   {
     std::unique_lock<std::mutex> lock(mutex_);
     finished_.wait(lock, [&] { return submitted_ - completed_ < queueDepth_ || aborting_; });
-    if (aborting_) return HETCCL_STATUS(Code::InvalidUsage, "the communicator was aborted");
+    if (aborting_) return abortedStatus();
     operation.sequence = ++submitted_;
     idle_.store(false, std::memory_order_release);
   }
@@ -86,7 +93,7 @@ void ProgressEngine::abort() {
   aborting_ = true;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (failure_.isOk()) failure_ = HETCCL_STATUS(Code::InvalidUsage, "the communicator was aborted");
+    if (failure_.isOk()) failure_ = abortedStatus();
     failed_.store(true, std::memory_order_release);
   }
   workAvailable_.notify_one();
@@ -99,7 +106,7 @@ Status ProgressEngine::waitForInputs(Operation& operation) {
   Backoff backoff;
   for (std::unique_ptr<DeviceEvent>& ready : operation.inputsReady) {
     while (!ready->query()) {
-      if (aborting_) return HETCCL_STATUS(Code::InvalidUsage, "the communicator was aborted");
+      if (aborting_) return abortedStatus();
       backoff.pause();
     }
     HETCCL_TRY(ready->synchronize());  // reports a failed stream's error
