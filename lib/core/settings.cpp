@@ -1,5 +1,7 @@
 #include "core/settings.h"
 
+#include <cstddef>
+
 #include "base/log.h"
 
 namespace hetccl {
@@ -60,14 +62,29 @@ Status applyEnvironment(Settings* s) {
   long long timeout = static_cast<long long>(s->timeoutSeconds);
   HETCCL_TRY(readInteger(SettingId::Timeout, &timeout));
   s->timeoutSeconds = static_cast<double>(timeout);
+  s->timeoutSource = settingSource(SettingId::Timeout);
   HETCCL_TRY(readBool(SettingId::CheckCalls, &s->checkCalls));
+  s->checkCallsSource = settingSource(SettingId::CheckCalls);
   return Status::ok();
 }
 
+// The config's first layout ended after `algorithm`; fields added since are read only when
+// the caller's `size` covers them (an older program's config leaves them undefined).
+constexpr size_t kFirstConfigSize = offsetof(hetcclConfig_t, algorithm) + sizeof(const char*);
+
+int configField(const hetcclConfig_t& config, const int hetcclConfig_t::*field, size_t offset) {
+  return config.size >= offset + sizeof(int) ? config.*field : HETCCL_CONFIG_UNDEF_INT;
+}
+
 Status applyConfig(const hetcclConfig_t& config, Settings* s) {
-  if (config.magic != HETCCL_CONFIG_MAGIC || config.size < sizeof(hetcclConfig_t))
+  if (config.magic != HETCCL_CONFIG_MAGIC || config.size < kFirstConfigSize)
     return HETCCL_STATUS(Code::InvalidArgument,
                          "config was not initialised with HETCCL_CONFIG_INITIALIZER (bad magic or size)");
+  if (config.size > sizeof(hetcclConfig_t))
+    return HETCCL_STATUS(Code::InvalidArgument,
+                         "config of %zu bytes comes from a newer hetccl header than this library's (%zu bytes): "
+                         "its newer fields would be ignored",
+                         config.size, sizeof(hetcclConfig_t));
   if (config.chunkBytes != HETCCL_CONFIG_UNDEF_INT) {
     if (config.chunkBytes < 1)
       return HETCCL_STATUS(Code::InvalidArgument, "config.chunkBytes=%d must be positive", config.chunkBytes);
@@ -86,6 +103,22 @@ Status applyConfig(const hetcclConfig_t& config, Settings* s) {
                            acceptedValues(settingSpec(SettingId::Algorithm), algorithmChoices()).c_str());
     s->algorithm = forcedAlgorithm(algorithm);
     s->algorithmSource = SettingSource::Config;
+  }
+  const int timeout = configField(config, &hetcclConfig_t::timeoutSeconds, offsetof(hetcclConfig_t, timeoutSeconds));
+  if (timeout != HETCCL_CONFIG_UNDEF_INT) {
+    const SettingSpec& spec = settingSpec(SettingId::Timeout);
+    if (timeout < spec.minimum || timeout > spec.maximum)
+      return HETCCL_STATUS(Code::InvalidArgument, "config.timeoutSeconds=%d: expected %s", timeout,
+                           acceptedValues(spec, {}).c_str());
+    s->timeoutSeconds = timeout;
+    s->timeoutSource = SettingSource::Config;
+  }
+  const int check = configField(config, &hetcclConfig_t::checkCalls, offsetof(hetcclConfig_t, checkCalls));
+  if (check != HETCCL_CONFIG_UNDEF_INT) {
+    if (check != 0 && check != 1)
+      return HETCCL_STATUS(Code::InvalidArgument, "config.checkCalls=%d: expected 0 or 1", check);
+    s->checkCalls = check == 1;
+    s->checkCallsSource = SettingSource::Config;
   }
   return Status::ok();
 }
@@ -144,6 +177,12 @@ std::vector<EffectiveSetting> effectiveSettings(const Settings& settings) {
     } else if (spec.id == SettingId::Algorithm) {
       setting.value = algorithmSettingName(settings);
       setting.source = settings.algorithmSource;
+    } else if (spec.id == SettingId::Timeout) {
+      setting.value = std::to_string(static_cast<long long>(settings.timeoutSeconds));
+      setting.source = settings.timeoutSource;
+    } else if (spec.id == SettingId::CheckCalls) {
+      setting.value = settings.checkCalls ? "1" : "0";
+      setting.source = settings.checkCallsSource;
     }
     all.push_back(setting);
   }

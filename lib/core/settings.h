@@ -36,7 +36,8 @@ struct Settings {
   size_t chunkBytes = size_t{1} << 20;
   int pipelineDepth = 4;
   std::optional<Algorithm> algorithm;  // forced by HETCCL_ALGO or the config; empty: auto
-  // Where the settings a config can override came from (hetccl-info, error messages).
+  // Where the settings a config can override came from (hetccl-info, error messages); the
+  // timeout's and the call check's are below.
   SettingSource chunkBytesSource = SettingSource::Default;
   SettingSource pipelineDepthSource = SettingSource::Default;
   SettingSource algorithmSource = SettingSource::Default;
@@ -54,6 +55,8 @@ struct Settings {
   // An operation that makes no progress for this long fails (HETCCL_TIMEOUT); 0: never.
   double timeoutSeconds = 1800;
   bool checkCalls = false;  // HETCCL_CHECK_CALLS (core/call_check.h)
+  SettingSource timeoutSource = SettingSource::Default;
+  SettingSource checkCallsSource = SettingSource::Default;
 
   // Set by the user (environment or config): the tuner keeps it instead of choosing.
   bool chunkBytesSet() const { return chunkBytesSource != SettingSource::Default; }

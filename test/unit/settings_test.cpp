@@ -4,6 +4,7 @@
 // environment without any of the table's variables, whatever the caller has set.
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstdlib>
 #include <set>
 #include <string>
@@ -362,6 +363,51 @@ TEST_F(SettingsTest, BadValuesAreInvalidArgumentsNamingTheVariable) {
   config = HETCCL_CONFIG_INITIALIZER;
   config.magic = 0;
   EXPECT_EQ(loadSettings(&config, &s).code(), Code::InvalidArgument);
+}
+
+TEST_F(SettingsTest, ConfigSetsTheTimeoutAndTheCallCheckOverTheEnvironment) {
+  ScopedEnv timeout("HETCCL_TIMEOUT", "60"), check("HETCCL_CHECK_CALLS", "0");
+  hetcclConfig_t config = HETCCL_CONFIG_INITIALIZER;
+  Settings s;
+  ASSERT_TRUE(loadSettings(&config, &s).isOk());  // undefined fields: the environment's
+  EXPECT_EQ(s.timeoutSeconds, 60);
+  EXPECT_EQ(s.timeoutSource, SettingSource::Environment);
+  config.timeoutSeconds = 5;
+  config.checkCalls = 1;
+  ASSERT_TRUE(loadSettings(&config, &s).isOk());
+  EXPECT_EQ(s.timeoutSeconds, 5);
+  EXPECT_TRUE(s.checkCalls);
+  EXPECT_EQ(s.timeoutSource, SettingSource::Config);
+  EXPECT_EQ(s.checkCallsSource, SettingSource::Config);
+  config.timeoutSeconds = -1;
+  Status status = loadSettings(&config, &s);
+  EXPECT_EQ(status.code(), Code::InvalidArgument);
+  EXPECT_NE(status.message().find("config.timeoutSeconds=-1: expected an integer from 0"), std::string::npos)
+      << status.message();
+  config = HETCCL_CONFIG_INITIALIZER;
+  config.checkCalls = 2;
+  EXPECT_EQ(loadSettings(&config, &s).code(), Code::InvalidArgument);
+}
+
+TEST_F(SettingsTest, AnOlderProgramsShorterConfigIsReadAndANewerOneRefused) {
+  // A program built against the first header passes a config that ends after `algorithm`;
+  // whatever lies beyond it in memory is not the program's and must not be read.
+  hetcclConfig_t config = HETCCL_CONFIG_INITIALIZER;
+  config.size = offsetof(hetcclConfig_t, timeoutSeconds);
+  config.pipelineDepth = 3;
+  config.timeoutSeconds = -7;  // beyond the older size: ignored, not refused
+  config.checkCalls = 1;
+  Settings s;
+  ASSERT_TRUE(loadSettings(&config, &s).isOk());
+  EXPECT_EQ(s.pipelineDepth, 3);
+  EXPECT_EQ(s.timeoutSeconds, 1800);
+  EXPECT_FALSE(s.checkCalls);
+  config.size = offsetof(hetcclConfig_t, algorithm);  // shorter than any header's
+  EXPECT_EQ(loadSettings(&config, &s).code(), Code::InvalidArgument);
+  config.size = sizeof(hetcclConfig_t) + 8;
+  Status status = loadSettings(&config, &s);
+  EXPECT_EQ(status.code(), Code::InvalidArgument);
+  EXPECT_NE(status.message().find("newer hetccl header"), std::string::npos) << status.message();
 }
 
 TEST_F(SettingsTest, IslandLibraryIsAutoOffOrALibrary) {

@@ -77,7 +77,9 @@ typedef enum {
 
 /* Per-communicator settings.  Initialise with HETCCL_CONFIG_INITIALIZER; a field left at its
  * "undefined" value takes the environment's setting (HETCCL_*), then the built-in default.
- * A NULL config pointer means all defaults. */
+ * A NULL config pointer means all defaults.  Fields are only ever added at the end: the
+ * library reads the fields that fit in `size`, so a program built against an older header
+ * keeps working, and refuses a config larger than it knows (a newer header's). */
 #define HETCCL_CONFIG_UNDEF_INT INT32_MIN
 typedef struct {
   size_t size;           /* sizeof(hetcclConfig_t), for ABI evolution */
@@ -86,12 +88,15 @@ typedef struct {
   int chunkBytes;        /* pipeline chunk size in bytes (HETCCL_CHUNK_BYTES) */
   int pipelineDepth;     /* chunks in flight per operation (HETCCL_PIPELINE_DEPTH) */
   const char* algorithm; /* "auto", "ring", ... (HETCCL_ALGO); NULL = undefined */
+  /* Added later: a config of the first, shorter size leaves them undefined. */
+  int timeoutSeconds; /* an operation without progress this long fails; 0 = never (HETCCL_TIMEOUT) */
+  int checkCalls;     /* 1: ranks compare each collective call before it runs (HETCCL_CHECK_CALLS) */
 } hetcclConfig_t;
 #define HETCCL_CONFIG_MAGIC 0x48435431u
 #define HETCCL_CONFIG_INITIALIZER                                                              \
   {                                                                                            \
     sizeof(hetcclConfig_t), HETCCL_CONFIG_MAGIC, HETCCL_VERSION_CODE, HETCCL_CONFIG_UNDEF_INT, \
-        HETCCL_CONFIG_UNDEF_INT, NULL                                                          \
+        HETCCL_CONFIG_UNDEF_INT, NULL, HETCCL_CONFIG_UNDEF_INT, HETCCL_CONFIG_UNDEF_INT        \
   }
 
 /* Library version as HETCCL_VERSION_CODE. */
