@@ -16,7 +16,8 @@ constexpr Unit kBandwidthUnits[] = {{"B/s", 1},    {"KB/s", 1e3},   {"MB/s", 1e6
                                     {"Kb/s", 125}, {"Mb/s", 125e3}, {"Gb/s", 125e6}, {"Tb/s", 125e9}};
 constexpr Unit kDurationUnits[] = {{"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}};
 
-// A finite number >= 0 followed by one of `units`.
+// A finite number >= 0 followed by one of `units`, finite in the base unit too: "1e300TB/s"
+// would otherwise become an infinite bandwidth, a link that costs nothing (found by fuzzing).
 template <size_t N>
 bool parseQuantity(const std::string& text, const Unit (&units)[N], double* value) {
   char* end = nullptr;
@@ -25,6 +26,7 @@ bool parseQuantity(const std::string& text, const Unit (&units)[N], double* valu
   if (end == text.c_str() || errno != 0 || !std::isfinite(number) || number < 0) return false;
   for (const Unit& unit : units)
     if (std::string(end) == unit.name) {
+      if (!std::isfinite(number * unit.factor)) return false;
       *value = number * unit.factor;
       return true;
     }

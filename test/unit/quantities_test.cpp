@@ -34,6 +34,9 @@ TEST(Quantities, BandwidthsInBytesOrBits) {
   EXPECT_DOUBLE_EQ(bytesPerSecond, 0.125e9);
   for (const char* bad : {"", "8", "8GB", "0GB/s", "-1GB/s", "inf GB/s", "nanGB/s", "8 GB/s", "GB/s"})
     EXPECT_FALSE(parseBandwidth(bad, &bytesPerSecond)) << bad;
+  // Finite as written, infinite in bytes per second: a link that would cost nothing.
+  for (const char* huge : {"1e300TB/s", "1e306Tb/s", "1.7e308KB/s"})
+    EXPECT_FALSE(parseBandwidth(huge, &bytesPerSecond)) << huge;
 }
 
 TEST(Quantities, DurationsFromSecondsToNanoseconds) {

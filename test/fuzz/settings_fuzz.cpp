@@ -1,0 +1,95 @@
+// libFuzzer target for the settings parsers.  An input is `NAME=value`: NAME one of the
+// settings table's variables, value anything up to the first NUL (an environment value holds
+// none).  The value is put in the environment and read by the reader the library uses for that
+// variable's kind, then the whole table is checked as communicator creation does.  A value must
+// be accepted or refused with InvalidArgument; a crash, a sanitizer report, an unbounded
+// allocation or any other result code fails the run.
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "base/rank_list.h"
+#include "base/settings_reader.h"
+#include "base/settings_table.h"
+#include "core/emulation.h"
+#include "core/settings.h"
+
+namespace {
+
+using namespace hetccl;
+
+void expectAcceptedOrRefused(const Status& status) {
+  if (!status.isOk() && status.code() != Code::InvalidArgument) std::abort();
+}
+
+void expectRunnable(const LinkPacing& link) {
+  if (link.paced && (!std::isfinite(link.bytesPerSecond) || link.bytesPerSecond <= 0 ||
+                     !std::isfinite(link.latencySeconds) || link.latencySeconds < 0))
+    std::abort();
+}
+
+void readAsItsKind(const SettingSpec& spec, const std::string& value, const HandedInChoices& handedIn) {
+  switch (spec.kind) {
+    case SettingKind::Bool: {
+      bool parsed = false;
+      expectAcceptedOrRefused(readBool(spec.id, &parsed));
+      break;
+    }
+    case SettingKind::Integer: {
+      long long parsed = 0;
+      expectAcceptedOrRefused(readInteger(spec.id, &parsed));
+      break;
+    }
+    case SettingKind::ByteSize: {
+      size_t parsed = 0;
+      expectAcceptedOrRefused(readByteSize(spec.id, &parsed));
+      break;
+    }
+    case SettingKind::Enum: {
+      int parsed = 0;
+      expectAcceptedOrRefused(readEnum(spec.id, &parsed, handedIn));
+      break;
+    }
+    case SettingKind::RankList: {
+      // Expanded for a small job: counts far beyond it must be refused without allocating.
+      std::vector<std::string> names;
+      for (int nranks : {1, 4, 17}) expectAcceptedOrRefused(expandRankList(value, nranks, spec.name, &names));
+      break;
+    }
+    case SettingKind::Text:
+      if (spec.id == SettingId::EmulateLinks) {
+        // Accepted links must be ones the pacing can run: finite, positive speeds.
+        EmulatedLinks links;
+        const Status status = emulatedLinksFromSettings(&links);
+        expectAcceptedOrRefused(status);
+        if (status.isOk()) {
+          expectRunnable(links.intraIsland);
+          expectRunnable(links.interIsland);
+        }
+      }
+      (void)readText(spec.id);
+      break;
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string input(reinterpret_cast<const char*>(data), size);
+  const size_t equals = input.find('=');
+  if (equals == std::string::npos) return 0;
+  const std::string name = input.substr(0, equals);
+  const std::string value = input.substr(equals + 1).c_str();  // up to the first NUL
+  const SettingSpec* spec = nullptr;
+  for (const SettingSpec& candidate : settingsTable())
+    if (name == candidate.name) spec = &candidate;
+  if (spec == nullptr || spec->id == SettingId::DebugFile) return -1;  // not a setting; or a file to create
+  static const HandedInChoices handedIn = handedInSettingChoices();
+  setenv(spec->name, value.c_str(), 1);
+  readAsItsKind(*spec, value, handedIn);
+  expectAcceptedOrRefused(checkSettingsEnvironment(handedIn));
+  unsetenv(spec->name);
+  return 0;
+}
