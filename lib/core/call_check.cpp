@@ -43,6 +43,8 @@ Status checkSameCall(hetcclComm& comm, const CallSignature& mine, const std::ato
     if (done) break;
     if (abort.load(std::memory_order_relaxed))
       return HETCCL_STATUS(Code::InvalidUsage, "the communicator was aborted during a call check");
+    const Status remote = comm.control->poll(comm.runningCollective.load(std::memory_order_relaxed));
+    if (!remote.isOk()) return remote;
     if (comm.settings.timeoutSeconds > 0 && backoff.idleSeconds() > comm.settings.timeoutSeconds)
       return HETCCL_STATUS(Code::Timeout, "no progress for %.0f s (HETCCL_TIMEOUT) in the call check of %s",
                            comm.settings.timeoutSeconds, describe(mine).c_str());

@@ -11,10 +11,12 @@
 #include "core/live_communicators.h"
 #include "core/process_device.h"
 #include "core/progress_mode.h"
+#include "core/retirement.h"
 
 namespace hetccl {
 
 Status createCommunicator(MPI_Comm userComm, const hetcclConfig_t* config, hetcclComm** out) {
+  retireWhatIsDone();
   Settings settings;
   HETCCL_TRY(loadSettings(config, &settings));
   Device* device = nullptr;
@@ -48,7 +50,7 @@ Status createCommunicator(MPI_Comm userComm, const hetcclConfig_t* config, hetcc
   }
   if (status.isOk()) status = startProgressEngine(settings, *device, &comm->engine, &comm->progressDescription);
   if (status.isOk()) {
-    comm->control = std::make_unique<ControlChannel>(comm->mpiComm, comm->rank, comm->nranks);
+    comm->control = std::make_unique<ControlChannel>(comm->mpiComm, comm->id, comm->rank, comm->nranks);
     status = comm->control->start();
   }
   if (status.isOk() && device->hasInlineStreams() && settings.inlineBytes > 0)
@@ -63,12 +65,13 @@ Status createCommunicator(MPI_Comm userComm, const hetcclConfig_t* config, hetcc
   comm->executor = std::make_unique<Executor>(*device, *c.transport, comm->stream);
   comm->executor->setIslandCollectives(c.islandLibrary.get());
   comm->executor->setAbortFlag(&comm->engine->abortRequested());
-  ControlChannel* control = comm->control.get();
-  comm->executor->setInterruptCheck([control] { return control->poll(); });
+  hetcclComm* self = comm.get();
+  auto remoteFailure = [self] { return self->control->poll(self->runningCollective.load(std::memory_order_relaxed)); };
+  comm->executor->setInterruptCheck(remoteFailure);
   if (comm->inlineStream) {
     comm->inlineExecutor = std::make_unique<Executor>(*device, *c.transport, comm->inlineStream);
     comm->inlineExecutor->setAbortFlag(&comm->engine->abortRequested());
-    comm->inlineExecutor->setInterruptCheck([control] { return control->poll(); });
+    comm->inlineExecutor->setInterruptCheck(remoteFailure);
   }
   comm->scratch = std::make_unique<DeviceBuffer>(*device);
   HETCCL_INFO(
@@ -90,19 +93,21 @@ Status createCommunicator(MPI_Comm userComm, const hetcclConfig_t* config, hetcc
 Status destroyCommunicator(hetcclComm* comm, bool abort) {
   if (!unregisterCommunicator(comm))
     return HETCCL_STATUS(Code::InvalidArgument, "comm %p is not a live communicator", static_cast<void*>(comm));
-  if (abort) {
-    // Aborted in the middle of an operation (another thread inside a call, or work queued):
-    // the peers waiting in it with this rank learn it now, not at their timeout.  An abort
-    // after everything completed is ordinary clean-up and says nothing.
-    if (comm->holders.load(std::memory_order_acquire) > 0 || !comm->engine->idle())
-      comm->control->announce(
-          HETCCL_STATUS(Code::InvalidUsage, "its communicator was aborted during an operation (hetcclCommAbort)"));
-    comm->engine->abort();
-  }
+  // Aborted in the middle of an operation (another thread inside a call, or work queued): the
+  // peers waiting in it with this rank are told so below.
+  const bool midOperation = abort && (comm->holders.load(std::memory_order_acquire) > 0 || !comm->engine->idle());
+  if (abort) comm->engine->abort();
   waitUntilReleased(comm);
   // The engine first: its thread uses everything below.  Destroying it lets queued operations
   // finish, unless aborted.
   comm->engine.reset();
+  // Nothing runs any more, so the notice is this rank's last message to its peers (those
+  // still to run a collective this rank never will learn it now).
+  if (midOperation)
+    comm->control->announce(
+        HETCCL_STATUS(Code::InvalidUsage, "its communicator was aborted during an operation (hetcclCommAbort)"));
+  else
+    comm->control->announceLeaving(comm->collectiveSequence);
   if (!abort) (void)comm->device->synchronizeStream(comm->stream);
   Connection& c = comm->connection;
   if (c.islandLibrary) c.islandLibrary->close(abort);
@@ -113,8 +118,7 @@ Status destroyCommunicator(hetcclComm* comm, bool abort) {
   comm->scratch.reset();
   if (comm->stream) (void)comm->device->destroyStream(comm->stream);
   if (comm->inlineStream) (void)comm->device->destroyStream(comm->inlineStream);
-  comm->control.reset();
-  if (comm->mpiComm != MPI_COMM_NULL) MPI_Comm_free(&comm->mpiComm);
+  retire(comm->mpiComm, std::move(comm->control));
   delete comm;
   return Status::ok();
 }

@@ -70,7 +70,11 @@ struct hetcclComm {
   std::unique_ptr<hetccl::ControlChannel> control;  // failures announced to and by peers
   std::string progressDescription;                  // who runs operations and why (hetccl-info)
   hetccl::PlanCache plans;                          // used on the calling thread only
-  uint32_t collectiveSequence = 0;
+  uint64_t collectiveSequence = 0;                  // collectives launched (native ones aside)
+  // The number (1-based) of the collective being run, 0 for none or a point-to-point group:
+  // what a peer's leaving notice is compared with (core/control_channel.h).  Written by
+  // whichever thread runs the operation, read by its interrupt check.
+  std::atomic<uint64_t> runningCollective{0};
   uint64_t operationCount = 0;      // operations launched (native ones aside), for messages
   uint64_t checkedCollectives = 0;  // collectives compared by HETCCL_CHECK_CALLS
   std::string lastAlgorithm = "none";

@@ -6,7 +6,8 @@
 
 namespace hetccl {
 
-ControlChannel::ControlChannel(MPI_Comm comm, int rank, int nranks) : comm_(comm), rank_(rank), nranks_(nranks) {}
+ControlChannel::ControlChannel(MPI_Comm comm, uint64_t commId, int rank, int nranks)
+    : comm_(comm), commId_(commId), rank_(rank), nranks_(nranks), heard_(static_cast<size_t>(nranks), false) {}
 
 namespace {
 
@@ -41,30 +42,82 @@ ControlChannel::~ControlChannel() {
   }
 }
 
-Status ControlChannel::start() {
+Status ControlChannel::start() { return repost(); }
+
+Status ControlChannel::repost() {
   const int rc = MPI_Irecv(&incoming_, sizeof incoming_, MPI_BYTE, MPI_ANY_SOURCE, kTag, comm_, &receive_);
   if (rc != MPI_SUCCESS)
     return HETCCL_STATUS(Code::SystemError, "posting the control channel's receive failed (%d)", rc);
   return Status::ok();
 }
 
-Status ControlChannel::poll() {
+void ControlChannel::receive(const MPI_Status& status) {
+  const int peer = status.MPI_SOURCE;
+  if (incoming_.commId != commId_ || peer < 0 || peer >= nranks_ || heard_[static_cast<size_t>(peer)]) return;
+  heard_[static_cast<size_t>(peer)] = true;
+  ++peersHeard_;
+  if (static_cast<Kind>(incoming_.kind) == Kind::Leaving) {
+    if (leaver_ < 0 || incoming_.collectivesRun < leaverCollectives_) {
+      leaver_ = peer;
+      leaverCollectives_ = incoming_.collectivesRun;
+    }
+  } else if (remoteFailure_.isOk()) {
+    incoming_.text[sizeof incoming_.text - 1] = '\0';
+    remoteFailure_ = HETCCL_STATUS(Code::RemoteError, "rank %d failed (%s): %s", peer,
+                                   codeName(static_cast<Code>(incoming_.code)), incoming_.text);
+  }
+}
+
+void ControlChannel::drain() {
+  while (receive_ != MPI_REQUEST_NULL) {
+    int arrived = 0;
+    MPI_Status status;
+    if (MPI_Test(&receive_, &arrived, &status) != MPI_SUCCESS || !arrived) return;
+    receive_ = MPI_REQUEST_NULL;
+    receive(status);
+    if (!repost().isOk()) return;
+  }
+}
+
+Status ControlChannel::poll(uint64_t collective) {
   std::lock_guard<std::mutex> guard(lock_);
-  if (!remoteFailure_.isOk() || receive_ == MPI_REQUEST_NULL) return remoteFailure_;
-  int arrived = 0;
-  MPI_Status status;
-  if (MPI_Test(&receive_, &arrived, &status) != MPI_SUCCESS || !arrived) return Status::ok();
-  incoming_.text[sizeof incoming_.text - 1] = '\0';
-  remoteFailure_ = HETCCL_STATUS(Code::RemoteError, "rank %d failed (%s): %s", status.MPI_SOURCE,
-                                 codeName(static_cast<Code>(incoming_.code)), incoming_.text);
-  return remoteFailure_;
+  drain();
+  if (!remoteFailure_.isOk()) return remoteFailure_;
+  if (leaver_ >= 0 && collective > leaverCollectives_)
+    return HETCCL_STATUS(Code::RemoteError,
+                         "rank %d left (destroyed or aborted its communicator) after %llu collectives, so it "
+                         "will never join this one (collective %llu)",
+                         leaver_, static_cast<unsigned long long>(leaverCollectives_),
+                         static_cast<unsigned long long>(collective));
+  return Status::ok();
+}
+
+bool ControlChannel::heardFromEveryPeer() {
+  std::lock_guard<std::mutex> guard(lock_);
+  drain();
+  return peersHeard_ == nranks_ - 1;
 }
 
 void ControlChannel::announce(const Status& failure) {
   if (announced_.exchange(true)) return;
-  outgoing_ = std::make_unique<Notice>();
-  outgoing_->code = static_cast<int32_t>(failure.code());
-  std::strncpy(outgoing_->text, failure.message().c_str(), sizeof outgoing_->text - 1);
+  auto notice = std::make_unique<Notice>();
+  notice->kind = static_cast<int32_t>(Kind::Failure);
+  notice->code = static_cast<int32_t>(failure.code());
+  std::strncpy(notice->text, failure.message().c_str(), sizeof notice->text - 1);
+  send(std::move(notice));
+}
+
+void ControlChannel::announceLeaving(uint64_t collectives) {
+  if (announced_.exchange(true)) return;
+  auto notice = std::make_unique<Notice>();
+  notice->kind = static_cast<int32_t>(Kind::Leaving);
+  notice->collectivesRun = collectives;
+  send(std::move(notice));
+}
+
+void ControlChannel::send(std::unique_ptr<Notice> notice) {
+  notice->commId = commId_;
+  outgoing_ = std::move(notice);
   // Fire and forget: a small message goes out eagerly, and a peer that is gone never reads it.
   for (int peer = 0; peer < nranks_; ++peer) {
     if (peer == rank_) continue;

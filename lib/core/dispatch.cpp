@@ -17,9 +17,9 @@ namespace {
 // Tags 1..kMaxPipelineDepth carry point-to-point groups, which only the ranks involved run
 // (so they cannot share the collectives' sequence); collectives cycle through the rest.
 int pointToPointTagBase() { return 1; }
-int collectiveTagBase(const hetcclComm& comm, uint32_t sequence) {
+int collectiveTagBase(const hetcclComm& comm, uint64_t sequence) {
   int blocks = std::max(1, comm.connection.transport->maxTag() / kMaxPipelineDepth - 1);
-  return 1 + kMaxPipelineDepth * (1 + static_cast<int>(sequence % static_cast<uint32_t>(blocks)));
+  return 1 + kMaxPipelineDepth * (1 + static_cast<int>(sequence % static_cast<uint64_t>(blocks)));
 }
 
 bool isInPlace(const CollectiveCall& call, int rank, size_t elementBytes) {
@@ -105,6 +105,9 @@ struct PlanRun {
   std::optional<Collective> collective;
   size_t count = 0;
   int root = 0;
+  // Its number among the communicator's collectives (1-based), equal on every rank; 0 for a
+  // point-to-point group, which only the ranks involved run.
+  uint64_t collectiveNumber = 0;
   // Its number among the collectives HETCCL_CHECK_CALLS compares across ranks; 0: unchecked.
   uint64_t checkNumber = 0;
 };
@@ -124,6 +127,7 @@ Status describeFailure(const PlanRun& run, uint64_t operation, const Status& fai
 }
 
 Status executePlan(hetcclComm& comm, Executor& executor, PlanRun& run, uint64_t operation) {
+  comm.runningCollective.store(run.collectiveNumber, std::memory_order_relaxed);
   if (run.checkNumber != 0) {
     const CallSignature mine{static_cast<int32_t>(*run.collective),
                              static_cast<int32_t>(run.type),
@@ -207,6 +211,7 @@ Status runCollective(hetcclComm& comm, const CollectiveCall& call, StreamList st
   run.type = call.type;
   run.op = call.op;
   run.tagBase = collectiveTagBase(comm, comm.collectiveSequence++);
+  run.collectiveNumber = comm.collectiveSequence;
   run.collective = call.collective;
   run.count = call.count;
   run.root = call.root;

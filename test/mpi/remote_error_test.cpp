@@ -70,5 +70,55 @@ TEST(RemoteError, APeersTimeoutFailsTheOthersBeforeTheirs) {
   EXPECT_EQ(hetcclCommDestroy(comm), hetcclSuccess);
 }
 
+TEST(RemoteError, APeerThatDestroysItsCommunicatorFailsTheOthersWaitingForIt) {
+  SKIP_UNLESS_FAILURE_TESTS();
+  if (world().size() < 2) GTEST_SKIP() << "needs a peer";
+  hetcclComm_t comm = communicatorWithTimeout(0);  // never time out: only the notice ends it
+  ASSERT_NE(comm, nullptr);
+  DeviceBuffer buffer(256 * sizeof(float));
+  // One collective together first: the leaver's count must be compared, not just its leaving.
+  ASSERT_EQ(hetcclAllReduce(buffer.data(), buffer.data(), 256, hetcclFloat32, hetcclSum, comm, userStream()),
+            hetcclSuccess);
+  ASSERT_EQ(hetcclStreamSynchronize(userStream()), hetcclSuccess);
+  if (world().rank() == 0) {
+    EXPECT_EQ(hetcclCommDestroy(comm), hetcclSuccess);  // instead of the second all-reduce
+  } else {
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_EQ(hetcclAllReduce(buffer.data(), buffer.data(), 256, hetcclFloat32, hetcclSum, comm, userStream()),
+              hetcclRemoteError);
+    EXPECT_LT(secondsSince(start), 1.8);
+    const std::string message = hetcclGetLastError(comm);
+    EXPECT_NE(message.find("rank 0 left"), std::string::npos) << message;
+    EXPECT_NE(message.find("after 1 collectives"), std::string::npos) << message;
+    EXPECT_EQ(hetcclStreamSynchronize(userStream()), hetcclSuccess);  // the stream is released
+    EXPECT_EQ(hetcclCommDestroy(comm), hetcclSuccess);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+TEST(RemoteError, APeerThatLeavesAfterItsLastCollectiveDoesNotFailPeersStillInIt) {
+  SKIP_UNLESS_FAILURE_TESTS();
+  if (world().size() < 2) GTEST_SKIP() << "needs a peer";
+  hetcclComm_t comm = communicatorWithTimeout(0);
+  ASSERT_NE(comm, nullptr);
+  // Rank 0 roots a small broadcast, is done with it as soon as its sends are out, and leaves
+  // while the others have not even called theirs: they still receive it.
+  const size_t count = 1000;
+  DeviceBuffer buffer(count * 4);
+  buffer.upload(Bytes(buffer.bytes(), world().rank() == 0 ? 7 : 0xff));
+  if (world().rank() == 0) {
+    EXPECT_EQ(hetcclBroadcast(buffer.data(), buffer.data(), count, hetcclInt32, 0, comm, userStream()), hetcclSuccess);
+    EXPECT_EQ(hetcclCommDestroy(comm), hetcclSuccess);
+  } else {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT_EQ(hetcclBroadcast(buffer.data(), buffer.data(), count, hetcclInt32, 0, comm, userStream()), hetcclSuccess)
+        << hetcclGetLastError(comm);
+    EXPECT_EQ(hetcclStreamSynchronize(userStream()), hetcclSuccess);
+    EXPECT_EQ(buffer.download(), Bytes(buffer.bytes(), 7));
+    EXPECT_EQ(hetcclCommDestroy(comm), hetcclSuccess);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
 }  // namespace
 }  // namespace hetccl_test
