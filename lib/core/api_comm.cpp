@@ -68,7 +68,9 @@ hetcclResult_t hetcclCommGetAsyncError(hetcclComm_t comm, hetcclResult_t* asyncE
       hetccl::Status vendor = comm->connection.islandLibrary->asyncError();
       if (!vendor.isOk()) hetccl::poison(*comm, vendor);
     }
-    *asyncError = static_cast<hetcclResult_t>(hetccl::communicatorFailure(*comm).code());
+    const hetccl::Status failure = hetccl::communicatorFailure(*comm);
+    hetccl::rememberAsyncError(comm, failure);
+    *asyncError = static_cast<hetcclResult_t>(failure.code());
     return hetcclSuccess;
   });
 }

@@ -36,6 +36,12 @@ hetcclResult_t report(hetcclComm* comm, const Status& status, const hetcclComm* 
   return static_cast<hetcclResult_t>(status.code());
 }
 
+void rememberAsyncError(const hetcclComm* comm, const Status& failure) {
+  if (failure.isOk()) return;
+  threadLastError() = failure.message();
+  threadLastErrorComm() = comm;
+}
+
 Status checkUsable(hetcclComm& comm) {
   const Status failure = communicatorFailure(comm);
   if (!failure.isOk())

@@ -15,6 +15,9 @@ namespace hetccl {
 // it) and returns its code; logs it at WARN.  `about`: the communicator the failure concerns
 // when it is not held (hetcclGetLastError(about) on this thread then finds the message).
 hetcclResult_t report(hetcclComm* comm, const Status& status, const hetcclComm* about = nullptr);
+// Makes `failure` (the communicator's asynchronous error, already logged when it happened) what
+// hetcclGetLastError(comm) says on this thread: a watchdog that found it wants its message.
+void rememberAsyncError(const hetcclComm* comm, const Status& failure);
 // An exception turned into a result at the C boundary (below): logged, remembered for
 // hetcclGetLastError on this thread, never thrown itself.
 hetcclResult_t reportException(const char* function, const char* what, Code code) noexcept;

@@ -126,7 +126,8 @@ hetcclResult_t hetcclCommAbort(hetcclComm_t comm);
 hetcclResult_t hetcclCommCount(const hetcclComm_t comm, int* count);
 hetcclResult_t hetcclCommUserRank(const hetcclComm_t comm, int* rank);
 /* The error that poisoned the communicator (a failed call, or a queued operation that failed
- * after its call had returned), or hetcclSuccess. */
+ * after its call had returned), or hetcclSuccess; hetcclGetLastError(comm) on the same thread
+ * then gives its message. */
 hetcclResult_t hetcclCommGetAsyncError(hetcclComm_t comm, hetcclResult_t* asyncError);
 
 /* hetccl extension: the algorithm ("ring", "hier", "torus", "small", "native", "chain",

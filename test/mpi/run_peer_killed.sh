@@ -1,0 +1,33 @@
+#!/bin/bash
+# run_peer_killed.sh <mpiexec> <peer_killed program> <timeout seconds> [mpiexec options...]
+# Runs peer_killed.cpp on 3 ranks with HETCCL_TIMEOUT=<timeout>; rank 1 is killed mid-operation.
+# Passes when both survivors report hetcclTimeout (or hetcclRemoteError, when the other survivor
+# timed out first and told them) within timeout + 2 s with their stream released, and end
+# (abort + MPI_Finalize) within 2 s more.  Open MPI itself reports the killed rank; its exit
+# status is not the test's.
+set -uo pipefail
+mpiexec=$1 program=$2 timeout=$3
+shift 3
+output=$(HETCCL_TIMEOUT=$timeout timeout 60 "$mpiexec" -np 3 --oversubscribe "$@" "$program" 2>&1)
+echo "$output" | grep '^rank '
+status=0
+for rank in 0 2; do
+  line=$(echo "$output" | grep "^rank $rank: result ")
+  if ! echo "$line" | grep -Eq "result (operation timed out|remote process exited or there was a network error) after [0-9.]+ s \(stream released\)"; then
+    echo "FAIL: rank $rank did not end with a timeout or remote error and a released stream"
+    status=1
+    continue
+  fi
+  took=$(echo "$line" | sed -E 's/.* after ([0-9.]+) s .*/\1/')
+  if ! awk -v t="$took" -v limit="$((timeout + 2))" 'BEGIN { exit !(t <= limit) }'; then
+    echo "FAIL: rank $rank took $took s (limit $((timeout + 2)) s)"
+    status=1
+  fi
+  ended=$(echo "$output" | grep "^rank $rank: ended " | sed -E 's/.* ended ([0-9.]+) s .*/\1/')
+  if [ -z "$ended" ] || ! awk -v t="$ended" 'BEGIN { exit !(t < 2) }'; then
+    echo "FAIL: rank $rank did not finish its abort and MPI_Finalize within 2 s (${ended:-never})"
+    status=1
+  fi
+done
+[ $status = 0 ] && echo "peer killed: every survivor ended in time"
+exit $status
