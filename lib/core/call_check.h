@@ -4,7 +4,8 @@
 // on one, a hang on another, or silently wrong results when the sizes happen to agree -- so a
 // mismatch fails the collective on every rank alike, with hetcclInvalidUsage naming both calls
 // and their ranks, before any data moves.  Off by default: it costs one small all-gather per
-// collective (docs/PERFORMANCE.md).  Point-to-point groups and the native path are not checked.
+// collective (docs/PERFORMANCE.md).  Calls handed whole to a vendor library are checked on the
+// calling thread first; point-to-point groups are not checked.
 #pragma once
 
 #include <atomic>

@@ -126,22 +126,21 @@ Status describeFailure(const PlanRun& run, uint64_t operation, const Status& fai
   return Status(failure.code(), std::string(what) + ": " + failure.message());
 }
 
+// HETCCL_CHECK_CALLS' comparison of one collective; a mismatch poisons the communicator on
+// every rank alike (the program's calls are out of step from here on).
+Status checkCall(hetcclComm& comm, Collective collective, ElementType type, ReduceOp op, int root, size_t count,
+                 uint64_t number) {
+  const CallSignature mine{
+      static_cast<int32_t>(collective), static_cast<int32_t>(type), static_cast<int32_t>(op), root, count, number};
+  const Status agreed = checkSameCall(comm, mine, comm.engine->abortRequested());
+  if (!agreed.isOk()) poison(comm, agreed);
+  return agreed;
+}
+
 Status executePlan(hetcclComm& comm, Executor& executor, PlanRun& run, uint64_t operation) {
   comm.runningCollective.store(run.collectiveNumber, std::memory_order_relaxed);
-  if (run.checkNumber != 0) {
-    const CallSignature mine{static_cast<int32_t>(*run.collective),
-                             static_cast<int32_t>(run.type),
-                             static_cast<int32_t>(run.op),
-                             run.root,
-                             run.count,
-                             run.checkNumber};
-    const Status agreed = checkSameCall(comm, mine, comm.engine->abortRequested());
-    if (!agreed.isOk()) {
-      // Every rank skips it alike; the program's calls are out of step from here on.
-      poison(comm, agreed);
-      return agreed;
-    }
-  }
+  if (run.checkNumber != 0)
+    HETCCL_TRY(checkCall(comm, *run.collective, run.type, run.op, run.root, run.count, run.checkNumber));
   Status status = comm.scratch->ensure(run.plan->scratchCount * elementSize(run.type));
   if (status.isOk()) {
     run.buffers[kScratchBuffer] = comm.scratch->data();
@@ -200,6 +199,17 @@ Status runCollective(hetcclComm& comm, const CollectiveCall& call, StreamList st
     comm.lastAlgorithm = "native:" + island->shortName();
     HETCCL_TRACE("%s count %zu %s %s root %d: native, by %s", collectiveName(call.collective), call.count,
                  elementTypeName(call.type), reduceOpName(call.op), call.root, island->describe().c_str());
+    // Checked here, on the calling thread, before the vendor library is handed the call (a
+    // mismatch would hang inside it): the call then waits for its peers to make theirs.  The
+    // engine's queued calls are checked first, on its thread, so that every rank compares
+    // the calls in the same order.
+    if (comm.settings.checkCalls) {
+      comm.engine->drain();
+      HETCCL_TRY(comm.engine->asyncError());
+      comm.runningCollective.store(0, std::memory_order_relaxed);
+      HETCCL_TRY(
+          checkCall(comm, call.collective, call.type, call.op, call.root, call.count, ++comm.checkedCollectives));
+    }
     return runNativeJoined(comm, call.stream, streams, [&] { return island->runWhole(call); });
   }
   const CachedPlan& planned = collectivePlan(comm, call, inPlace);
