@@ -13,7 +13,8 @@ enum class StagingMode : int { Auto, Force, Off };
 enum class IslandScope : int { Node, Job };
 
 // HETCCL_DEVICE: the first GPU backend that loads, else the host (Auto); or one by name.
-enum class DeviceRequest : int { Auto, Host, Cuda, Hip };
+// HostStrict: the host device with memory the host cannot read (device/host/strict_memory.h).
+enum class DeviceRequest : int { Auto, Host, Cuda, Hip, HostStrict };
 
 // HETCCL_GPU_AWARE_MPI: ask MPI (Detect), or override its answer.
 enum class GpuAwareMpiOverride : int { Detect, No, Yes };

@@ -70,8 +70,11 @@ std::vector<SettingSpec> buildTable() {
                  "path with `%h` host, `%p` pid"),
       enumEntry(Id::Device, "HETCCL_DEVICE",
                 {choice("auto", DeviceRequest::Auto), choice("host", DeviceRequest::Host),
-                 choice("cuda", DeviceRequest::Cuda), choice("hip", DeviceRequest::Hip)},
-                "auto", "the rank's device; `auto` tries the CUDA module, then HIP, then the host"),
+                 choice("cuda", DeviceRequest::Cuda), choice("hip", DeviceRequest::Hip),
+                 choice("host-strict", DeviceRequest::HostStrict)},
+                "auto",
+                "the rank's device; `auto` tries the CUDA module, then HIP, then the host; `host-strict` is the host "
+                "with device memory the host cannot read, as a GPU's (for tests)"),
       rangeEntry(Id::DeviceId, "HETCCL_DEVICE_ID", K::Integer, 0, INT_MAX, nullptr,
                  "GPU index; overrides the node-local rank (launcher variables below) as the device index"),
       entry(Id::Algorithm, "HETCCL_ALGO", K::Enum, "auto",

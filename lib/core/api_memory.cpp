@@ -38,6 +38,17 @@ static hetcclResult_t blockingCopy(void* dst, const void* src, size_t bytes, con
   return report(nullptr, status);
 }
 
+hetcclResult_t hetcclGetDeviceKind(const char** kind) {
+  return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
+    if (!kind) return hetccl::report(nullptr, HETCCL_STATUS(hetccl::Code::InvalidArgument, "kind is NULL"));
+    hetccl::Device* device = nullptr;
+    if (hetcclResult_t failed = hetccl::report(nullptr, hetccl::processDevice(&device))) return failed;
+    const bool strictHost = device->kind() == hetccl::DeviceKind::Host && !device->hostReadsMemory();
+    *kind = strictHost ? "host-strict" : hetccl::deviceKindName(device->kind());
+    return hetcclSuccess;
+  });
+}
+
 hetcclResult_t hetcclMemcpyToDevice(void* dst, const void* src, size_t bytes) {
   return hetccl::atBoundary(__func__,
                             [&]() -> hetcclResult_t { return blockingCopy(dst, src, bytes, "hetcclMemcpyToDevice"); });

@@ -28,7 +28,7 @@ Status buildTransport(MPI_Comm comm, const Settings& settings, Device& device, c
   options.wireReadsDeviceMemory = settings.gpuAwareMpi == GpuAwareMpiOverride::Detect
                                       ? topology.ranks[rank].gpuAwareMpi != 0
                                       : settings.gpuAwareMpi == GpuAwareMpiOverride::Yes;
-  options.hostMemory = device.kind() == DeviceKind::Host;
+  options.hostMemory = device.hostReadsMemory();
   options.stage = stagesTransfers(settings, options.hostMemory, options.wireReadsDeviceMemory);
   options.stagingSlotBytes = settings.chunkBytes;
   options.stagingSlots = settings.stagingSlots;
@@ -53,6 +53,13 @@ Status connect(MPI_Comm comm, const Settings& settings, Device& device, Connecti
   // Local settings first: a typo must not cost a vendor communicator made and then aborted.
   EmulatedLinks emulated;
   HETCCL_TRY(emulatedLinksFromSettings(&emulated));
+  // The strict host device stands for a GPU whose MPI is not GPU-aware: MPI cannot read its
+  // memory, so claiming otherwise would only turn every transfer into a fault.
+  if (device.kind() == DeviceKind::Host && !device.hostReadsMemory() &&
+      settings.gpuAwareMpi == GpuAwareMpiOverride::Yes)
+    return HETCCL_STATUS(Code::InvalidArgument,
+                         "HETCCL_GPU_AWARE_MPI=1 with HETCCL_DEVICE=host-strict: MPI cannot read this device's memory "
+                         "(it stands for a GPU without GPU-aware MPI); leave HETCCL_GPU_AWARE_MPI unset or 0");
   RankDescriptor mine;
   HETCCL_TRY(describeThisRank(deviceKindName(device.kind()), device.description(), &mine));
   HETCCL_TRY(discoverTopology(comm, mine, &c.topology));

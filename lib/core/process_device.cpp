@@ -17,9 +17,10 @@ namespace {
 Status selectDevice(std::unique_ptr<Device>* device) {
   DeviceRequest request = DeviceRequest::Auto;
   HETCCL_TRY(readEnum(SettingId::Device, &request));
-  if (request == DeviceRequest::Host) {
-    *device = makeHostDevice();
-    HETCCL_INFO("device: host (HETCCL_DEVICE=host)");
+  if (request == DeviceRequest::Host || request == DeviceRequest::HostStrict) {
+    const bool strict = request == DeviceRequest::HostStrict;
+    *device = makeHostDevice(strict);
+    HETCCL_INFO("device: %s (HETCCL_DEVICE=%s)", strict ? "host-strict" : "host", strict ? "host-strict" : "host");
     return Status::ok();
   }
   // Asked for by name: failing to open it is an error.

@@ -52,6 +52,9 @@ class Device {
   virtual DeviceKind kind() const = 0;
   // A human-readable description ("host", "NVIDIA H200 (0000:19:00.0)", ...).
   virtual std::string description() const = 0;
+  // Whether host code (and MPI) may read and write this device's memory directly: only the
+  // plain host device's.  Everything else moves device memory with the device's copies.
+  virtual bool hostReadsMemory() const { return false; }
 
   // The file name of the vendor collectives library for islands of this device (NCCL's,
   // RCCL's), or nullptr when there is none (the host).  Opened at run time by the core.

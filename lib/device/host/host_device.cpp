@@ -23,7 +23,7 @@ constexpr size_t kPage = 4096;
 
 }  // namespace
 
-HostDevice::HostDevice() = default;
+HostDevice::HostDevice(bool strict) : strict_(strict) {}
 
 HostDevice::~HostDevice() {
   // Finish all work before freeing the memory it may touch.
@@ -35,7 +35,8 @@ HostDevice::~HostDevice() {
 }
 
 std::string HostDevice::description() const {
-  return "host (" + std::to_string(std::thread::hardware_concurrency()) + " hardware threads)";
+  return std::string(strict_ ? "host-strict" : "host") + " (" + std::to_string(std::thread::hardware_concurrency()) +
+         " hardware threads)";
 }
 
 Status HostDevice::allocateInto(AllocationSet& allocations, void** ptr, size_t bytes) {
@@ -65,8 +66,23 @@ Status HostDevice::releaseFrom(AllocationSet& allocations, void* ptr, const char
   return Status::ok();
 }
 
-Status HostDevice::allocate(void** ptr, size_t bytes) { return allocateInto(deviceAllocations_, ptr, bytes); }
-Status HostDevice::release(void* ptr) { return releaseFrom(deviceAllocations_, ptr, "release", "allocate"); }
+Status HostDevice::allocate(void** ptr, size_t bytes) {
+  if (!strict_ || ptr == nullptr || bytes == 0) return allocateInto(deviceAllocations_, ptr, bytes);
+  return strictMemory_.allocate(ptr, bytes);
+}
+
+Status HostDevice::release(void* ptr) {
+  if (strict_ && StrictMemory::isReserved(ptr)) return strictMemory_.release(ptr);
+  return releaseFrom(deviceAllocations_, ptr, "release", "allocate");
+}
+
+Status HostDevice::reach(const void* ptr, size_t bytes, void** reachable) {
+  if (!strict_) {
+    *reachable = const_cast<void*>(ptr);
+    return Status::ok();
+  }
+  return strictMemory_.translate(ptr, bytes, reachable);
+}
 Status HostDevice::allocateHost(void** ptr, size_t bytes) { return allocateInto(hostAllocations_, ptr, bytes); }
 Status HostDevice::releaseHost(void* ptr) { return releaseFrom(hostAllocations_, ptr, "releaseHost", "allocateHost"); }
 
@@ -186,8 +202,11 @@ Status HostDevice::copyAsync(void* dst, const void* src, size_t bytes, StreamHan
   if (bytes == 0 || dst == src) return Status::ok();
   if (dst == nullptr || src == nullptr)
     return HETCCL_STATUS(Code::InvalidArgument, "copyAsync: null pointer for %zu bytes", bytes);
+  void *to = nullptr, *from = nullptr;
+  HETCCL_TRY(reach(dst, bytes, &to));
+  HETCCL_TRY(reach(src, bytes, &from));
   // memmove: overlapping ranges (a shift within one buffer) stay well defined.
-  stream->enqueue([dst, src, bytes] { std::memmove(dst, src, bytes); });
+  stream->enqueue([to, from, bytes] { std::memmove(to, from, bytes); });
   return Status::ok();
 }
 
@@ -197,7 +216,12 @@ Status HostDevice::reduceAsync(void* dst, const void* a, const void* b, size_t c
   HostStream* stream = nullptr;
   HETCCL_TRY(findStream(handle, &stream));
   if (count == 0) return Status::ok();
-  stream->enqueue([=] { hostReduce(dst, a, b, count, type, op); });
+  const size_t bytes = count * elementSize(type);
+  void *to = nullptr, *left = nullptr, *right = nullptr;
+  HETCCL_TRY(reach(dst, bytes, &to));
+  HETCCL_TRY(reach(a, bytes, &left));
+  HETCCL_TRY(reach(b, bytes, &right));
+  stream->enqueue([=] { hostReduce(to, left, right, count, type, op); });
   return Status::ok();
 }
 
@@ -206,10 +230,12 @@ Status HostDevice::divideAsync(void* dst, size_t count, ElementType type, uint64
   HostStream* stream = nullptr;
   HETCCL_TRY(findStream(handle, &stream));
   if (count == 0 || divisor == 1) return Status::ok();
-  stream->enqueue([=] { hostDivide(dst, count, type, divisor); });
+  void* to = nullptr;
+  HETCCL_TRY(reach(dst, count * elementSize(type), &to));
+  stream->enqueue([=] { hostDivide(to, count, type, divisor); });
   return Status::ok();
 }
 
-std::unique_ptr<Device> makeHostDevice() { return std::make_unique<HostDevice>(); }
+std::unique_ptr<Device> makeHostDevice(bool strict) { return std::make_unique<HostDevice>(strict); }
 
 }  // namespace hetccl

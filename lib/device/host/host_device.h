@@ -1,7 +1,9 @@
 // The host "device": ordinary memory, worker-thread streams and the host reduction loops behind
 // the Device interface, so that every path of the library runs on a machine without a GPU.
 // It is stricter than it has to be where that catches bugs a GPU would: device and host
-// allocations are tracked separately, and unknown pointers or streams are rejected.
+// allocations are tracked separately, and unknown pointers or streams are rejected.  The strict
+// variant (HETCCL_DEVICE=host-strict) goes further: its device memory cannot be read by the
+// host at all (strict_memory.h), so only what a GPU allows works.
 #pragma once
 
 #include <atomic>
@@ -12,16 +14,18 @@
 
 #include "device/device.h"
 #include "device/host/host_stream.h"
+#include "device/host/strict_memory.h"
 
 namespace hetccl {
 
 class HostDevice : public Device {
  public:
-  HostDevice();
+  explicit HostDevice(bool strict = false);
   ~HostDevice() override;  // drains and destroys every stream, frees what is still allocated
 
   DeviceKind kind() const override { return DeviceKind::Host; }
   std::string description() const override;
+  bool hostReadsMemory() const override { return !strict_; }
 
   Status allocate(void** ptr, size_t bytes) override;
   Status release(void* ptr) override;
@@ -52,6 +56,11 @@ class HostDevice : public Device {
   Status findStream(StreamHandle handle, HostStream** stream);
   Status addStream(HostStream::Mode mode, StreamHandle* stream);
 
+  // Where the stream workers reach [ptr, ptr + bytes): ptr itself unless strict.
+  Status reach(const void* ptr, size_t bytes, void** reachable);
+
+  const bool strict_;
+  StrictMemory strictMemory_;                      // the strict device's device memory
   static std::atomic<uint64_t> streamGeneration_;  // see findStream
   std::mutex mutex_;                               // guards the sets and the stream map, not the streams' work
   AllocationSet deviceAllocations_;
@@ -60,6 +69,6 @@ class HostDevice : public Device {
   HostStream defaultStream_;
 };
 
-std::unique_ptr<Device> makeHostDevice();
+std::unique_ptr<Device> makeHostDevice(bool strict = false);
 
 }  // namespace hetccl

@@ -137,6 +137,9 @@ hetcclResult_t hetcclCommGetAsyncError(hetcclComm_t comm, hetcclResult_t* asyncE
  * operation or the communicator's destruction. */
 hetcclResult_t hetcclCommGetAlgorithm(hetcclComm_t comm, const char** algorithm);
 
+/* The kind of this process's device (selected by HETCCL_DEVICE): "cuda", "hip", "host", or
+ * "host-strict" (host memory the host cannot read, for tests).  A static string. */
+hetcclResult_t hetcclGetDeviceKind(const char** kind);
 /* Device memory of this process's device (selected by HETCCL_DEVICE). */
 hetcclResult_t hetcclMemAlloc(void** ptr, size_t size);
 hetcclResult_t hetcclMemFree(void* ptr);
