@@ -1,6 +1,8 @@
 // NCCL's collectives, point-to-point calls and groups, forwarded to hetccl's counterparts
 // (same arguments, counts and in-place rules) after the type and op are checked here, so that
-// an unsupported one (fp8, PreMulSum) is explained rather than just refused.
+// an unsupported one (fp8, PreMulSum) is explained rather than just refused.  On host devices
+// each completes before returning (host_completion.h).
+#include "nccl/host_completion.h"
 #include "nccl/shim_support.h"
 
 using namespace hetccl_nccl;
@@ -13,8 +15,10 @@ ncclResult_t ncclAllReduce(const void* sendbuff, void* recvbuff, size_t count, n
   hetcclRedOp_t reduction;
   if (ncclResult_t bad = toHetcclType("ncclAllReduce", datatype, &type)) return bad;
   if (ncclResult_t bad = toHetcclOp("ncclAllReduce", op, &reduction)) return bad;
-  return forward(hetcclAllReduce(sendbuff, recvbuff, count, type, reduction, toHetccl(comm), toHetccl(stream)),
-                 toHetccl(comm));
+  return completeOnHost(
+      forward(hetcclAllReduce(sendbuff, recvbuff, count, type, reduction, toHetccl(comm), toHetccl(stream)),
+              toHetccl(comm)),
+      toHetccl(comm), toHetccl(stream));
 }
 HETCCL_NCCL_PROFILING_ALIAS(ncclAllReduce);
 
@@ -24,8 +28,10 @@ ncclResult_t ncclReduceScatter(const void* sendbuff, void* recvbuff, size_t recv
   hetcclRedOp_t reduction;
   if (ncclResult_t bad = toHetcclType("ncclReduceScatter", datatype, &type)) return bad;
   if (ncclResult_t bad = toHetcclOp("ncclReduceScatter", op, &reduction)) return bad;
-  return forward(hetcclReduceScatter(sendbuff, recvbuff, recvcount, type, reduction, toHetccl(comm), toHetccl(stream)),
-                 toHetccl(comm));
+  return completeOnHost(
+      forward(hetcclReduceScatter(sendbuff, recvbuff, recvcount, type, reduction, toHetccl(comm), toHetccl(stream)),
+              toHetccl(comm)),
+      toHetccl(comm), toHetccl(stream));
 }
 HETCCL_NCCL_PROFILING_ALIAS(ncclReduceScatter);
 
@@ -33,8 +39,9 @@ ncclResult_t ncclAllGather(const void* sendbuff, void* recvbuff, size_t sendcoun
                            ncclComm_t comm, cudaStream_t stream) {
   hetcclDataType_t type;
   if (ncclResult_t bad = toHetcclType("ncclAllGather", datatype, &type)) return bad;
-  return forward(hetcclAllGather(sendbuff, recvbuff, sendcount, type, toHetccl(comm), toHetccl(stream)),
-                 toHetccl(comm));
+  return completeOnHost(
+      forward(hetcclAllGather(sendbuff, recvbuff, sendcount, type, toHetccl(comm), toHetccl(stream)), toHetccl(comm)),
+      toHetccl(comm), toHetccl(stream));
 }
 HETCCL_NCCL_PROFILING_ALIAS(ncclAllGather);
 
@@ -42,8 +49,9 @@ ncclResult_t ncclBroadcast(const void* sendbuff, void* recvbuff, size_t count, n
                            ncclComm_t comm, cudaStream_t stream) {
   hetcclDataType_t type;
   if (ncclResult_t bad = toHetcclType("ncclBroadcast", datatype, &type)) return bad;
-  return forward(hetcclBroadcast(sendbuff, recvbuff, count, type, root, toHetccl(comm), toHetccl(stream)),
-                 toHetccl(comm));
+  return completeOnHost(
+      forward(hetcclBroadcast(sendbuff, recvbuff, count, type, root, toHetccl(comm), toHetccl(stream)), toHetccl(comm)),
+      toHetccl(comm), toHetccl(stream));
 }
 HETCCL_NCCL_PROFILING_ALIAS(ncclBroadcast);
 
@@ -52,7 +60,9 @@ ncclResult_t ncclBcast(void* buff, size_t count, ncclDataType_t datatype, int ro
                        cudaStream_t stream) {
   hetcclDataType_t type;
   if (ncclResult_t bad = toHetcclType("ncclBcast", datatype, &type)) return bad;
-  return forward(hetcclBroadcast(buff, buff, count, type, root, toHetccl(comm), toHetccl(stream)), toHetccl(comm));
+  return completeOnHost(
+      forward(hetcclBroadcast(buff, buff, count, type, root, toHetccl(comm), toHetccl(stream)), toHetccl(comm)),
+      toHetccl(comm), toHetccl(stream));
 }
 HETCCL_NCCL_PROFILING_ALIAS(ncclBcast);
 
@@ -62,8 +72,10 @@ ncclResult_t ncclReduce(const void* sendbuff, void* recvbuff, size_t count, nccl
   hetcclRedOp_t reduction;
   if (ncclResult_t bad = toHetcclType("ncclReduce", datatype, &type)) return bad;
   if (ncclResult_t bad = toHetcclOp("ncclReduce", op, &reduction)) return bad;
-  return forward(hetcclReduce(sendbuff, recvbuff, count, type, reduction, root, toHetccl(comm), toHetccl(stream)),
-                 toHetccl(comm));
+  return completeOnHost(
+      forward(hetcclReduce(sendbuff, recvbuff, count, type, reduction, root, toHetccl(comm), toHetccl(stream)),
+              toHetccl(comm)),
+      toHetccl(comm), toHetccl(stream));
 }
 HETCCL_NCCL_PROFILING_ALIAS(ncclReduce);
 
@@ -71,7 +83,9 @@ ncclResult_t ncclAlltoAll(const void* sendbuff, void* recvbuff, size_t count, nc
                           cudaStream_t stream) {
   hetcclDataType_t type;
   if (ncclResult_t bad = toHetcclType("ncclAlltoAll", datatype, &type)) return bad;
-  return forward(hetcclAlltoAll(sendbuff, recvbuff, count, type, toHetccl(comm), toHetccl(stream)), toHetccl(comm));
+  return completeOnHost(
+      forward(hetcclAlltoAll(sendbuff, recvbuff, count, type, toHetccl(comm), toHetccl(stream)), toHetccl(comm)),
+      toHetccl(comm), toHetccl(stream));
 }
 HETCCL_NCCL_PROFILING_ALIAS(ncclAlltoAll);
 
@@ -79,7 +93,9 @@ ncclResult_t ncclSend(const void* sendbuff, size_t count, ncclDataType_t datatyp
                       cudaStream_t stream) {
   hetcclDataType_t type;
   if (ncclResult_t bad = toHetcclType("ncclSend", datatype, &type)) return bad;
-  return forward(hetcclSend(sendbuff, count, type, peer, toHetccl(comm), toHetccl(stream)), toHetccl(comm));
+  return completeOnHost(
+      forward(hetcclSend(sendbuff, count, type, peer, toHetccl(comm), toHetccl(stream)), toHetccl(comm)),
+      toHetccl(comm), toHetccl(stream));
 }
 HETCCL_NCCL_PROFILING_ALIAS(ncclSend);
 
@@ -87,14 +103,20 @@ ncclResult_t ncclRecv(void* recvbuff, size_t count, ncclDataType_t datatype, int
                       cudaStream_t stream) {
   hetcclDataType_t type;
   if (ncclResult_t bad = toHetcclType("ncclRecv", datatype, &type)) return bad;
-  return forward(hetcclRecv(recvbuff, count, type, peer, toHetccl(comm), toHetccl(stream)), toHetccl(comm));
+  return completeOnHost(
+      forward(hetcclRecv(recvbuff, count, type, peer, toHetccl(comm), toHetccl(stream)), toHetccl(comm)),
+      toHetccl(comm), toHetccl(stream));
 }
 HETCCL_NCCL_PROFILING_ALIAS(ncclRecv);
 
-ncclResult_t ncclGroupStart() { return forward(hetcclGroupStart(), nullptr); }
+ncclResult_t ncclGroupStart() {
+  ncclResult_t started = forward(hetcclGroupStart(), nullptr);
+  if (started == ncclSuccess) enterGroup();
+  return started;
+}
 HETCCL_NCCL_PROFILING_ALIAS(ncclGroupStart);
 
-ncclResult_t ncclGroupEnd() { return forward(hetcclGroupEnd(), nullptr); }
+ncclResult_t ncclGroupEnd() { return leaveGroup(forward(hetcclGroupEnd(), nullptr)); }
 HETCCL_NCCL_PROFILING_ALIAS(ncclGroupEnd);
 
 }  // extern "C"

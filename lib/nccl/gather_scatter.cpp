@@ -1,6 +1,7 @@
 // ncclGather and ncclScatter, which hetccl has no collective for: one group of point-to-point
 // operations, as NCCL users wrote them before NCCL had these calls.  The root's own block moves
 // by a send to itself (hetccl allows it inside a group) unless the call is in place.
+#include "nccl/host_completion.h"
 #include "nccl/shim_support.h"
 
 using namespace hetccl_nccl;
@@ -45,10 +46,12 @@ ncclResult_t ncclGather(const void* sendbuff, void* recvbuff, size_t count, nccl
   bool inPlace = blocks && sendbuff == blocks + size_t(root < 0 ? 0 : root) * blockBytes;
   hetcclComm_t het = toHetccl(comm);
   hetcclStream_t hs = toHetccl(stream);
-  return rootedExchange(
-      function, comm, root, inPlace,
-      [&](int peer) { return hetcclRecv(blocks + size_t(peer) * blockBytes, count, type, peer, het, hs); },
-      [&] { return hetcclSend(sendbuff, count, type, root, het, hs); });
+  return completeOnHost(
+      rootedExchange(
+          function, comm, root, inPlace,
+          [&](int peer) { return hetcclRecv(blocks + size_t(peer) * blockBytes, count, type, peer, het, hs); },
+          [&] { return hetcclSend(sendbuff, count, type, root, het, hs); }),
+      het, hs);
 }
 HETCCL_NCCL_PROFILING_ALIAS(ncclGather);
 
@@ -63,10 +66,12 @@ ncclResult_t ncclScatter(const void* sendbuff, void* recvbuff, size_t count, ncc
   bool inPlace = blocks && recvbuff == blocks + size_t(root < 0 ? 0 : root) * blockBytes;
   hetcclComm_t het = toHetccl(comm);
   hetcclStream_t hs = toHetccl(stream);
-  return rootedExchange(
-      function, comm, root, inPlace,
-      [&](int peer) { return hetcclSend(blocks + size_t(peer) * blockBytes, count, type, peer, het, hs); },
-      [&] { return hetcclRecv(recvbuff, count, type, root, het, hs); });
+  return completeOnHost(
+      rootedExchange(
+          function, comm, root, inPlace,
+          [&](int peer) { return hetcclSend(blocks + size_t(peer) * blockBytes, count, type, peer, het, hs); },
+          [&] { return hetcclRecv(recvbuff, count, type, root, het, hs); }),
+      het, hs);
 }
 HETCCL_NCCL_PROFILING_ALIAS(ncclScatter);
 
