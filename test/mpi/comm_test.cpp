@@ -1,6 +1,7 @@
 // Communicator life and identity: rank/size against MPI, several communicators at once (one with
 // reversed rank order, sub-communicators of different sizes, single-rank ones), create/destroy
 // cycles, per-communicator configuration, version.
+#include <cstdlib>
 #include <set>
 #include <string>
 
@@ -191,6 +192,30 @@ TEST(Communicator, AbortFreesCommunicator) {
   MPI_Comm_free(&dup);
   // The world communicator is unaffected.
   checkAllReduce(world(), {&ty(hetcclFloat32), hetcclSum, 61, false, 0, nullptr});
+}
+
+}  // namespace
+}  // namespace hetccl_test
+
+namespace hetccl_test {
+namespace {
+
+// The strict host device stands for a GPU without GPU-aware MPI: claiming MPI reads its memory
+// is refused at creation on every rank, naming the setting (only under HETCCL_DEVICE=host-strict).
+TEST(StrictDevice, ForcingGpuAwareMpiIsRefused) {
+  const char* kind = nullptr;
+  ASSERT_EQ(hetcclGetDeviceKind(&kind), hetcclSuccess);
+  if (std::string(kind) != "host-strict")
+    GTEST_SKIP() << "runs under HETCCL_DEVICE=host-strict (device: " << kind << ")";
+  setenv("HETCCL_GPU_AWARE_MPI", "1", 1);
+  hetcclComm_t comm = nullptr;
+  const hetcclResult_t result = hetcclCommInitMPI(&comm, MPI_COMM_WORLD, nullptr);
+  unsetenv("HETCCL_GPU_AWARE_MPI");
+  EXPECT_EQ(result, hetcclInvalidArgument);
+  EXPECT_EQ(comm, nullptr);
+  EXPECT_NE(std::string(hetcclGetLastError(nullptr)).find("HETCCL_GPU_AWARE_MPI=1 with HETCCL_DEVICE=host-strict"),
+            std::string::npos)
+      << hetcclGetLastError(nullptr);
 }
 
 }  // namespace
