@@ -3,8 +3,12 @@
 # 8 minutes: build hetccl with the CUDA module, run the device tests (which must not skip
 # there), measure the reduction kernels against the device's own copy bandwidth, run
 # hetccl-perf on 1 rank with the CUDA device (the whole all-reduce handed to NCCL, then hetccl's
-# own plans) and on 2 and 4 ranks sharing it through the host-staged path, and print a short
-# table last. Every step has a time limit; a failed step is reported and the rest still run.
+# own plans) and on 2 and 4 ranks sharing it through the host-staged path, run the asynchronous
+# runtime's ordering tests on the GPU (streams waiting on the engine's flags with
+# cuStreamWaitValue64, hetccl's own stream, queued and group operations), measure how much of an
+# all-reduce hides behind host work (--overlap), and print one table last: each step, its
+# figure and the figure's target. Every step has a time limit; a failed step is reported and
+# the rest still run.
 #
 #   scripts/gpu-check.sh [--mpi PREFIX] [--deps ROOT] [--build DIR] [--out DIR] [--force]
 #
@@ -50,6 +54,16 @@ deadline=$((start + ${HETCCL_GPU_CHECK_SECONDS:-470}))
 # ---- results -------------------------------------------------------------------------------
 names=(); states=(); seconds=(); notes=()
 record() { names+=("$1"); states+=("$2"); seconds+=("$3"); notes+=("$4"); }
+# missed_last: the last step ran but its figure missed its target, which fails it.
+missed_last() {
+  if [ "${states[${#states[@]}-1]}" = PASS ]; then states[${#states[@]}-1]="MISSED"; failures=$((failures + 1)); fi
+}
+# against VALUE MINIMUM: sets $verdict to "ok", "MISSED" (missed_last) or "?" (no figure).
+against() {
+  verdict="?"
+  [ -z "$1" ] && return
+  if awk -v v="$1" -v t="$2" 'BEGIN { exit !(v >= t) }'; then verdict=ok; else verdict=MISSED; missed_last; fi
+}
 failures=0
 # run_step NAME LIMIT_S COMMAND...: runs with a time limit (never past the deadline), logs to
 # $logs/NAME.log, records PASS/FAIL/TIMEOUT. Returns the command's status.
@@ -151,7 +165,7 @@ run_step configure 90 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_CUDA_COMPILER="$nvcc_path" -DCMAKE_CUDA_ARCHITECTURES="${HETCCL_CUDA_ARCHS:-90}" \
   -DHETCCL_WITH_CUDA=ON -DHETCCL_WITH_HIP=OFF -DHETCCL_BUILD_BENCH=$bench_flag "${mpi_args[@]}"
 targets=(hetccl hetccl-device-cuda hetccl-perf hetccl-device-loader-tests hetccl-device-cuda-tests
-         hetccl-bench-device-reduce)
+         hetccl-bench-device-reduce hetccl-mpi-tests)
 available=()
 target_list=$(cmake --build "$build" --target help 2>/dev/null)
 for t in "${targets[@]}"; do
@@ -194,7 +208,10 @@ else
     copy=$(awk '$1=="RESULT" && $2=="copy"{print $3}' "$logs/reduce-bench.log")
     f32=$(awk '$1=="RESULT" && $2=="float_sum"{print $3}' "$logs/reduce-bench.log")
     bf16=$(awk '$1=="RESULT" && $2=="bfloat16_sum"{print $3}' "$logs/reduce-bench.log")
-    note_last "GB/s moved: copy ${copy:-?}, f32 sum ${f32:-?}, bf16 sum ${bf16:-?}"
+    # A sum reads two buffers and writes one: at half the copy rate it is memory-bound enough.
+    local_target=$(awk -v c="${copy:-0}" 'BEGIN { printf "%.0f", c / 2 }')
+    against "$f32" "$local_target"
+    note_last "GB/s: copy ${copy:-?}, f32 sum ${f32:-?}, bf16 sum ${bf16:-?}; target f32 >= copy/2 = $local_target: $verdict"
   else
     record reduce-bench "NOT RUN" 0 "hetccl-bench-device-reduce not built"
   fi
@@ -209,7 +226,10 @@ else
     busbw=$(grep -m1 'Avg bus bandwidth' "$logs/$name.log" | awk '{print $NF}')
     wrong=$(grep -m1 'Out of bounds' "$logs/$name.log" | sed 's/.*: *//')
     algo=$(grep -v '^#' "$logs/$name.log" | awk 'NF>=13{print $NF}' | sort -u | tr '\n' ' ')
-    note_last "avg busbw ${busbw:-?} GB/s; out of bounds: ${wrong:-?}; algo ${algo:-?}"
+    local exact=MISSED
+    [ "${wrong:-x}" = "0 OK" ] && exact=ok
+    [ "$exact" = ok ] || missed_last
+    note_last "avg busbw ${busbw:-?} GB/s, algo ${algo:-?}; target 0 wrong values: $exact (${wrong:-?})"
   }
   # NCCL for the native path: HETCCL_NCCL_LIBRARY, else the loader's, the toolkit's, or the
   # one a Python image ships (nvidia-nccl wheels).
@@ -235,9 +255,30 @@ else
     # Ranks sharing the GPU: NCCL refuses one GPU twice in a communicator, so these run
     # hetccl's own plans over the host-staged path.
     perf_run perf-2ranks-staged 2 64M HETCCL_ISLAND_LIBRARY=off HETCCL_STAGING=force
+    # The asynchronous runtime: a 64 MiB all-reduce against as long a host computation; the
+    # progress thread should hide at least half of the shorter one (target: overlap >= 50 %).
+    run_step overlap-2ranks 75 env HETCCL_DEVICE=cuda HETCCL_DEBUG=WARN HETCCL_ISLAND_LIBRARY=off \
+      HETCCL_STAGING=force "$mpirun_cmd" -np 2 --oversubscribe "$perf" allreduce --overlap -b 64M -e 64M \
+      -n 5 -w 1 -d float
+    overlap=$(grep -v '^#' "$logs/overlap-2ranks.log" | awk 'NF>=13{print $10; exit}')
+    against "$overlap" 50
+    note_last "overlap ${overlap:-?} %; target >= 50 %: $verdict"
     perf_run perf-4ranks-staged 4 64M HETCCL_ISLAND_LIBRARY=off HETCCL_STAGING=force
   else
     record hetccl-perf "NOT RUN" 0 "not built"
+  fi
+  # ---- the asynchronous runtime's ordering tests on the GPU ---------------------------------
+  mpi_tests=$(exe hetccl-mpi-tests)
+  if [ -n "$mpi_tests" ]; then
+    run_step async-2ranks 90 env HETCCL_DEVICE=cuda HETCCL_DEBUG=WARN HETCCL_ISLAND_LIBRARY=off \
+      HETCCL_STAGING=force OMPI_MCA_op=^avx "$mpirun_cmd" -np 2 --oversubscribe "$mpi_tests" \
+      --gtest_filter='AsyncSemantics.*' --gtest_brief=1
+    passed=$(grep -m1 -o '\[  PASSED  \] [0-9]* test' "$logs/async-2ranks.log" | grep -o '[0-9]*' | head -n 1)
+    skipped=ok
+    grep -q 'SKIPPED' "$logs/async-2ranks.log" && { skipped=MISSED; missed_last; }
+    note_last "${passed:-0} tests passed; target all, none skipped: $skipped"
+  else
+    record async-2ranks "NOT RUN" 0 "hetccl-mpi-tests not built"
   fi
 fi
 
@@ -245,7 +286,7 @@ fi
 {
   echo
   echo "== gpu-check summary ($(($(date +%s) - start)) s; logs in $logs)"
-  printf '%-18s %-8s %5s  %s\n' step result secs note
+  printf '%-18s %-8s %5s  %s\n' step result secs "figure; target"
   for i in "${!names[@]}"; do
     printf '%-18s %-8s %5s  %s\n' "${names[$i]}" "${states[$i]}" "${seconds[$i]}" "${notes[$i]}"
   done
