@@ -1,7 +1,8 @@
 #!/bin/bash
 # Set up, build (warnings are errors), and run every test: unit tests, multi-rank tests under
 # mpirun, and the installed-package test; then the thread-per-rank executor tests again under
-# ThreadSanitizer (HETCCL_TSAN=0 skips that step).
+# ThreadSanitizer, the whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer,
+# and the parsers' fuzz targets (HETCCL_TSAN=0, HETCCL_ASAN=0, HETCCL_FUZZ=0 skip those steps).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
@@ -10,3 +11,5 @@ build=${HETCCL_BUILD_DIR:-$root/build}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 (cd "$build" && ctest --output-on-failure "$@")
 if [ "${HETCCL_TSAN:-1}" != 0 ]; then "$root/scripts/run-tsan-tests.sh"; fi
+if [ "${HETCCL_ASAN:-1}" != 0 ]; then "$root/scripts/run-asan-tests.sh"; fi
+if [ "${HETCCL_FUZZ:-1}" != 0 ]; then "$root/scripts/run-fuzz.sh"; fi

@@ -117,67 +117,80 @@ using hetccl::CollectiveCall;
 
 extern "C" {
 
+// Each entry point reads its enum arguments as ints before anything else: a C caller may pass
+// any int (the checks refuse it with hetcclInvalidArgument), while C++ code that loads a value
+// outside an enum's range as that enum has undefined behaviour (caught by UBSan once the
+// lambdas below captured the parameters by reference).
+
 hetcclResult_t hetcclAllReduce(const void* sendbuff, void* recvbuff, size_t count, hetcclDataType_t datatype,
                                hetcclRedOp_t op, hetcclComm_t comm, hetcclStream_t stream) {
+  const int type = datatype, reduction = op;
   return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
     CollectiveCall call{Collective::AllReduce, sendbuff, recvbuff, count, {}, {}, 0, stream};
-    return hetccl::submitCollective(comm, call, datatype, op, true, "hetcclAllReduce");
+    return hetccl::submitCollective(comm, call, type, reduction, true, "hetcclAllReduce");
   });
 }
 
 hetcclResult_t hetcclReduceScatter(const void* sendbuff, void* recvbuff, size_t recvcount, hetcclDataType_t datatype,
                                    hetcclRedOp_t op, hetcclComm_t comm, hetcclStream_t stream) {
+  const int type = datatype, reduction = op;
   return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
     CollectiveCall call{Collective::ReduceScatter, sendbuff, recvbuff, recvcount, {}, {}, 0, stream};
-    return hetccl::submitCollective(comm, call, datatype, op, true, "hetcclReduceScatter");
+    return hetccl::submitCollective(comm, call, type, reduction, true, "hetcclReduceScatter");
   });
 }
 
 hetcclResult_t hetcclAllGather(const void* sendbuff, void* recvbuff, size_t sendcount, hetcclDataType_t datatype,
                                hetcclComm_t comm, hetcclStream_t stream) {
+  const int type = datatype;
   return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
     CollectiveCall call{Collective::AllGather, sendbuff, recvbuff, sendcount, {}, {}, 0, stream};
-    return hetccl::submitCollective(comm, call, datatype, 0, false, "hetcclAllGather");
+    return hetccl::submitCollective(comm, call, type, 0, false, "hetcclAllGather");
   });
 }
 
 hetcclResult_t hetcclBroadcast(const void* sendbuff, void* recvbuff, size_t count, hetcclDataType_t datatype, int root,
                                hetcclComm_t comm, hetcclStream_t stream) {
+  const int type = datatype;
   return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
     CollectiveCall call{Collective::Broadcast, sendbuff, recvbuff, count, {}, {}, root, stream};
-    return hetccl::submitCollective(comm, call, datatype, 0, false, "hetcclBroadcast");
+    return hetccl::submitCollective(comm, call, type, 0, false, "hetcclBroadcast");
   });
 }
 
 hetcclResult_t hetcclReduce(const void* sendbuff, void* recvbuff, size_t count, hetcclDataType_t datatype,
                             hetcclRedOp_t op, int root, hetcclComm_t comm, hetcclStream_t stream) {
+  const int type = datatype, reduction = op;
   return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
     CollectiveCall call{Collective::Reduce, sendbuff, recvbuff, count, {}, {}, root, stream};
-    return hetccl::submitCollective(comm, call, datatype, op, true, "hetcclReduce");
+    return hetccl::submitCollective(comm, call, type, reduction, true, "hetcclReduce");
   });
 }
 
 hetcclResult_t hetcclAlltoAll(const void* sendbuff, void* recvbuff, size_t count, hetcclDataType_t datatype,
                               hetcclComm_t comm, hetcclStream_t stream) {
+  const int type = datatype;
   return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
     CollectiveCall call{Collective::AlltoAll, sendbuff, recvbuff, count, {}, {}, 0, stream};
-    return hetccl::submitCollective(comm, call, datatype, 0, false, "hetcclAlltoAll");
+    return hetccl::submitCollective(comm, call, type, 0, false, "hetcclAlltoAll");
   });
 }
 
 hetcclResult_t hetcclSend(const void* sendbuff, size_t count, hetcclDataType_t datatype, int peer, hetcclComm_t comm,
                           hetcclStream_t stream) {
+  const int type = datatype;
   return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
     hetccl::PointToPointCall call{true, const_cast<void*>(sendbuff), 0, peer, stream};
-    return hetccl::submitPointToPoint(comm, call, count, datatype, "hetcclSend");
+    return hetccl::submitPointToPoint(comm, call, count, type, "hetcclSend");
   });
 }
 
 hetcclResult_t hetcclRecv(void* recvbuff, size_t count, hetcclDataType_t datatype, int peer, hetcclComm_t comm,
                           hetcclStream_t stream) {
+  const int type = datatype;
   return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
     hetccl::PointToPointCall call{false, recvbuff, 0, peer, stream};
-    return hetccl::submitPointToPoint(comm, call, count, datatype, "hetcclRecv");
+    return hetccl::submitPointToPoint(comm, call, count, type, "hetcclRecv");
   });
 }
 

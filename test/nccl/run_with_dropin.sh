@@ -10,7 +10,11 @@ mode=$1
 path=$2
 shift 2
 case "$mode" in
-  preload) LD_PRELOAD="$path${LD_PRELOAD:+:$LD_PRELOAD}"; export LD_PRELOAD ;;
+  preload)
+    # A program built with AddressSanitizer (scripts/run-asan-tests.sh) must have the ASan
+    # runtime loaded before every other library, or it refuses to start: it goes ahead.
+    asan=$(ldd "$1" 2>/dev/null | sed -n 's/^[[:space:]]*libasan[^ ]* => \([^ ]*\) .*/\1/p' | head -n 1)
+    LD_PRELOAD="${asan:+$asan:}$path${LD_PRELOAD:+:$LD_PRELOAD}"; export LD_PRELOAD ;;
   libpath) LD_LIBRARY_PATH="$path${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"; export LD_LIBRARY_PATH ;;
   *) echo "run_with_dropin.sh: unknown mode '$mode' (preload or libpath)" >&2; exit 2 ;;
 esac

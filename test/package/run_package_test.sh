@@ -1,9 +1,13 @@
 #!/bin/bash
 # Installs the built hetccl into a temporary prefix, then builds and runs a small C program
 # against it twice: through the CMake package and through pkg-config.
-# Usage: run_package_test.sh BUILD_DIR SOURCE_DIR MPIEXEC
+# Usage: run_package_test.sh BUILD_DIR SOURCE_DIR MPIEXEC [SANITIZERS]
+# SANITIZERS (e.g. address,undefined): the library was built with -fsanitize=SANITIZERS, so the
+# program is too.
 set -euo pipefail
 build_dir=$1 source_dir=$2 mpiexec=$3
+cflags=()
+if [ -n "${4:-}" ]; then cflags=(-fsanitize="$4" -fno-omit-frame-pointer); fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -13,14 +17,14 @@ launch=("$mpiexec" -n 2 --oversubscribe)
 
 echo "== find_package(hetccl)"
 cmake -S "$source_dir/test/package/consumer_project" -B "$work/cmake-build" \
-  -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
+  -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_C_FLAGS="${cflags[*]}" >/dev/null
 cmake --build "$work/cmake-build" >/dev/null
 LD_LIBRARY_PATH="$work/prefix/lib:${LD_LIBRARY_PATH:-}" "${launch[@]}" "$work/cmake-build/consumer"
 
 echo "== pkg-config hetccl"
 libdir=$(ls -d "$work"/prefix/lib*/pkgconfig | head -1)
 export PKG_CONFIG_PATH="$libdir:${PKG_CONFIG_PATH:-}"
-cc -std=c99 -Wall -Werror "$source_dir/test/package/consumer.c" -o "$work/consumer-pc" \
+cc -std=c99 -Wall -Werror "${cflags[@]}" "$source_dir/test/package/consumer.c" -o "$work/consumer-pc" \
   $(pkg-config --cflags --libs hetccl)
 LD_LIBRARY_PATH="$(pkg-config --variable=libdir hetccl):${LD_LIBRARY_PATH:-}" "${launch[@]}" "$work/consumer-pc"
 echo "package test passed"
