@@ -16,7 +16,6 @@
 namespace hetccl {
 
 Status createCommunicator(MPI_Comm userComm, const hetcclConfig_t* config, hetcclComm** out) {
-  retireWhatIsDone();
   Settings settings;
   HETCCL_TRY(loadSettings(config, &settings));
   Device* device = nullptr;
@@ -101,13 +100,12 @@ Status destroyCommunicator(hetcclComm* comm, bool abort) {
   // The engine first: its thread uses everything below.  Destroying it lets queued operations
   // finish, unless aborted.
   comm->engine.reset();
-  // Nothing runs any more, so the notice is this rank's last message to its peers (those
-  // still to run a collective this rank never will learn it now).
+  // Nothing runs any more: the peers waiting in an operation with this rank learn it now.
   if (midOperation)
     comm->control->announce(
         HETCCL_STATUS(Code::InvalidUsage, "its communicator was aborted during an operation (hetcclCommAbort)"));
   else
-    comm->control->announceLeaving(comm->collectiveSequence);
+    comm->control->tellWaitingPeers(comm->collectiveSequence);
   if (!abort) (void)comm->device->synchronizeStream(comm->stream);
   Connection& c = comm->connection;
   if (c.islandLibrary) c.islandLibrary->close(abort);

@@ -38,7 +38,7 @@ ControlChannel::~ControlChannel() {
   if (!sent) {
     for (MPI_Request& request : sends_)
       if (request != MPI_REQUEST_NULL) MPI_Request_free(&request);
-    (void)outgoing_.release();
+    for (auto& notice : outgoing_) (void)notice.release();
   }
 }
 
@@ -83,19 +83,24 @@ Status ControlChannel::poll(uint64_t collective) {
   std::lock_guard<std::mutex> guard(lock_);
   drain();
   if (!remoteFailure_.isOk()) return remoteFailure_;
-  if (leaver_ >= 0 && collective > leaverCollectives_)
-    return HETCCL_STATUS(Code::RemoteError,
-                         "rank %d left (destroyed or aborted its communicator) after %llu collectives, so it "
-                         "will never join this one (collective %llu)",
-                         leaver_, static_cast<unsigned long long>(leaverCollectives_),
-                         static_cast<unsigned long long>(collective));
+  if (leaver_ >= 0 && collective > leaverCollectives_) {
+    remoteFailure_ = HETCCL_STATUS(Code::RemoteError,
+                                   "rank %d left (destroyed or aborted its communicator) after %llu collectives, so "
+                                   "it will never join this one (collective %llu)",
+                                   leaver_, static_cast<unsigned long long>(leaverCollectives_),
+                                   static_cast<unsigned long long>(collective));
+    // The leaver told only the ranks whose messages waited for it; the others may be waiting
+    // for those ranks, so they hear it from here.
+    announce(remoteFailure_);
+    return remoteFailure_;
+  }
   return Status::ok();
 }
 
-bool ControlChannel::heardFromEveryPeer() {
+bool ControlChannel::quiet() {
   std::lock_guard<std::mutex> guard(lock_);
   drain();
-  return peersHeard_ == nranks_ - 1;
+  return peersHeard_ == 0 && !announced_.load() && !toldWaitingPeers_;
 }
 
 void ControlChannel::announce(const Status& failure) {
@@ -104,27 +109,46 @@ void ControlChannel::announce(const Status& failure) {
   notice->kind = static_cast<int32_t>(Kind::Failure);
   notice->code = static_cast<int32_t>(failure.code());
   std::strncpy(notice->text, failure.message().c_str(), sizeof notice->text - 1);
-  send(std::move(notice));
+  std::vector<int> everyone;
+  for (int peer = 0; peer < nranks_; ++peer)
+    if (peer != rank_) everyone.push_back(peer);
+  send(std::move(notice), everyone);
 }
 
-void ControlChannel::announceLeaving(uint64_t collectives) {
-  if (announced_.exchange(true)) return;
+void ControlChannel::tellWaitingPeers(uint64_t collectives) {
+  if (announced_.load()) return;
+  // A peer's message still unreceived here (any tag but the channel's: those are received as
+  // they come) means that peer is in an operation this rank never joined.
+  // A probe that finds nothing drives MPI's progress once, which may only then move an arrived
+  // message into the queue it probes: a few rounds of any-source probes first.
+  int any = 0;
+  for (int round = 0; round < 4; ++round) MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm_, &any, MPI_STATUS_IGNORE);
+  std::vector<int> waiting;
+  for (int peer = 0; peer < nranks_; ++peer) {
+    if (peer == rank_) continue;
+    int pending = 0;
+    MPI_Status status;
+    if (MPI_Iprobe(peer, MPI_ANY_TAG, comm_, &pending, &status) == MPI_SUCCESS && pending && status.MPI_TAG != kTag)
+      waiting.push_back(peer);
+  }
+  if (waiting.empty()) return;
+  toldWaitingPeers_ = true;
   auto notice = std::make_unique<Notice>();
   notice->kind = static_cast<int32_t>(Kind::Leaving);
   notice->collectivesRun = collectives;
-  send(std::move(notice));
+  send(std::move(notice), waiting);
 }
 
-void ControlChannel::send(std::unique_ptr<Notice> notice) {
+void ControlChannel::send(std::unique_ptr<Notice> notice, const std::vector<int>& peers) {
+  std::lock_guard<std::mutex> guard(sendLock_);
   notice->commId = commId_;
-  outgoing_ = std::move(notice);
   // Fire and forget: a small message goes out eagerly, and a peer that is gone never reads it.
-  for (int peer = 0; peer < nranks_; ++peer) {
-    if (peer == rank_) continue;
+  for (int peer : peers) {
     MPI_Request request = MPI_REQUEST_NULL;
-    if (MPI_Isend(outgoing_.get(), sizeof(Notice), MPI_BYTE, peer, kTag, comm_, &request) == MPI_SUCCESS)
+    if (MPI_Isend(notice.get(), sizeof(Notice), MPI_BYTE, peer, kTag, comm_, &request) == MPI_SUCCESS)
       sends_.push_back(request);
   }
+  outgoing_.push_back(std::move(notice));
 }
 
 }  // namespace hetccl

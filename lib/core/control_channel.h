@@ -1,19 +1,19 @@
 // A communicator's control channel: how a rank whose communicator fails, is aborted or is
 // destroyed tells its peers, so that those waiting for it fail with hetcclRemoteError naming it
 // within a poll instead of waiting for their timeout.  Every rank keeps one receive posted on a
-// tag no plan uses (0), from any peer, on the communicator's private MPI communicator; a notice
-// is a small message to every peer.  Operations poll the receive while they wait (the
-// executor's interrupt check).
+// tag no plan uses (0), from any peer, on the communicator's private MPI communicator.
+// Operations poll the receive while they wait (the executor's interrupt check).
 //
-// Each rank sends exactly one notice per communicator, and it is its last message there:
-// - a failure notice (an operation failed, or the communicator was aborted in the middle of
-//   one) fails whatever the peers run from then on;
-// - a leaving notice (destroyed, or aborted between operations) carries how many collectives
-//   the rank ran: a peer fails only in a collective beyond those, which the leaver will never
-//   join; one still finishing an earlier collective is not disturbed (its data is on its way).
-// Because the notice is last, a rank that has heard from every peer will receive nothing more
-// on the communicator, which is when it may be freed (core/retirement.h).  Notices also carry
-// the communicator's id, against a message meant for an earlier communicator.
+// - A failure notice (an operation failed, or the communicator was aborted in the middle of
+//   one) goes to every peer and fails whatever they run from then on.
+// - A leaving notice goes, at destroy, only to the peers whose messages are waiting unreceived
+//   on the communicator: they are in an operation this rank never joined.  It carries how many
+//   collectives the rank ran, so a peer fails only in a collective beyond those.  A peer failed
+//   by it tells every rank in turn (the leaver cannot: it is gone).
+// An ordinary destroy sends nothing.  That matters: a message to every peer at teardown needs
+// connections that never existed (Open MPI's TCP transport opens them on first use) to peers
+// that may already be in MPI_Finalize, which killed ranks with SIGPIPE under srun.
+// Notices carry the communicator's id, against a message meant for an earlier communicator.
 #pragma once
 
 #include <mpi.h>
@@ -41,14 +41,15 @@ class ControlChannel {
   // hetcclRemoteError naming the peer once one has announced a failure, or has left before
   // collective number `collective` (1-based; 0: not in a collective); ok before.
   Status poll(uint64_t collective);
-  // Whether every peer's notice has arrived (as of the last poll).
-  bool heardFromEveryPeer();
+  // Whether any notice was sent or has arrived (after draining those that have): when not, no
+  // message can still arrive on the communicator and it may be freed (core/retirement.h).
+  bool quiet();
   // Tells every peer that this rank failed with `failure`, unless it sent its notice already.
   // Safe from any thread.
   void announce(const Status& failure);
-  // Tells every peer that this rank leaves after `collectives` collectives, unless it sent its
-  // notice already.
-  void announceLeaving(uint64_t collectives);
+  // At destroy: tells the peers with messages waiting unreceived that this rank leaves after
+  // `collectives` collectives (unless it announced a failure already).
+  void tellWaitingPeers(uint64_t collectives);
 
  private:
   enum class Kind : int32_t { Failure, Leaving };
@@ -59,7 +60,7 @@ class ControlChannel {
     uint64_t collectivesRun = 0;  // Leaving: how many the rank ran
     char text[200] = {};          // Failure: its message
   };
-  void send(std::unique_ptr<Notice> notice);
+  void send(std::unique_ptr<Notice> notice, const std::vector<int>& peers);
   void receive(const MPI_Status& status);  // the notice that just arrived
   void drain();                            // every notice that has arrived
   Status repost();
@@ -77,9 +78,11 @@ class ControlChannel {
   std::vector<bool> heard_;  // per rank: its notice has arrived
   int peersHeard_ = 0;
   std::atomic<bool> announced_{false};
-  // The notice MPI may still be sending when the channel goes: left alive then (a few hundred
-  // bytes, once) rather than freed under MPI.
-  std::unique_ptr<Notice> outgoing_;
+  bool toldWaitingPeers_ = false;
+  // The notices MPI may still be sending when the channel goes: left alive then (a few hundred
+  // bytes, at most twice) rather than freed under MPI.
+  std::mutex sendLock_;  // the two below
+  std::vector<std::unique_ptr<Notice>> outgoing_;
   std::vector<MPI_Request> sends_;
 };
 

@@ -1,4 +1,5 @@
-// A rank whose communicator fails or is aborted tells its peers over the control channel: the
+// A rank whose communicator fails, is aborted, or is destroyed while peers wait for it tells them
+// over the control channel: the
 // peers waiting in an operation with it fail with hetcclRemoteError naming it within about a
 // second, instead of waiting for their own timeout (set to 30 s or off here, so a pass proves the
 // announcement).  Run in the failure entries (HETCCL_TEST_FAILURES=1).
@@ -73,7 +74,11 @@ TEST(RemoteError, APeersTimeoutFailsTheOthersBeforeTheirs) {
 TEST(RemoteError, APeerThatDestroysItsCommunicatorFailsTheOthersWaitingForIt) {
   SKIP_UNLESS_FAILURE_TESTS();
   if (world().size() < 2) GTEST_SKIP() << "needs a peer";
-  hetcclComm_t comm = communicatorWithTimeout(0);  // never time out: only the notice ends it
+  // A timeout far beyond the 1.8 s allowed: the notice ends it.  The ring, because every rank
+  // sends before it receives there, so the leaver finds its left neighbour's message waiting
+  // (in plans where a rank waits for the leaver before sending it anything, only the timeout
+  // ends the wait).
+  hetcclComm_t comm = communicatorWithSettings({{"HETCCL_TIMEOUT", "10"}, {"HETCCL_ALGO", "ring"}});
   ASSERT_NE(comm, nullptr);
   DeviceBuffer buffer(256 * sizeof(float));
   // One collective together first: the leaver's count must be compared, not just its leaving.
@@ -81,7 +86,11 @@ TEST(RemoteError, APeerThatDestroysItsCommunicatorFailsTheOthersWaitingForIt) {
             hetcclSuccess);
   ASSERT_EQ(hetcclStreamSynchronize(userStream()), hetcclSuccess);
   if (world().rank() == 0) {
-    EXPECT_EQ(hetcclCommDestroy(comm), hetcclSuccess);  // instead of the second all-reduce
+    // Instead of the second all-reduce: destroyed once the others' first messages of it have
+    // arrived, which is how the leaver sees who waits for it (the ranks those wait for hear it
+    // from them).
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT_EQ(hetcclCommDestroy(comm), hetcclSuccess);
   } else {
     const auto start = std::chrono::steady_clock::now();
     EXPECT_EQ(hetcclAllReduce(buffer.data(), buffer.data(), 256, hetcclFloat32, hetcclSum, comm, userStream()),
