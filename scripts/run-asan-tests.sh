@@ -27,5 +27,5 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # verifier run under ASan in the other plan tests and the loopback executor.  GoogleTest reads
 # the filter from the environment; a test's own --gtest_filter wins.
 export GTEST_FILTER="${GTEST_FILTER:--FlatPlans.EveryCollectiveRankCountAndSizeVerifies:IslandPlans.EveryAlgorithmCollectiveAndLayoutVerifies}"
-(cd "$build" && ctest --output-on-failure "$@")
+(cd "$build" && ctest --output-on-failure -j "$(nproc)" "$@")
 echo "AddressSanitizer+UBSan: test suite clean ($((SECONDS - start)) s)"

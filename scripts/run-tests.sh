@@ -9,7 +9,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/build.sh"
 build=${HETCCL_BUILD_DIR:-$root/build}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-(cd "$build" && ctest --output-on-failure "$@")
+(cd "$build" && ctest --output-on-failure -j "$(nproc)" "$@")
 if [ "${HETCCL_TSAN:-1}" != 0 ]; then "$root/scripts/run-tsan-tests.sh"; fi
 if [ "${HETCCL_ASAN:-1}" != 0 ]; then "$root/scripts/run-asan-tests.sh"; fi
 if [ "${HETCCL_FUZZ:-1}" != 0 ]; then "$root/scripts/run-fuzz.sh"; fi
