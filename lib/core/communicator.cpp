@@ -106,10 +106,13 @@ Status destroyCommunicator(hetcclComm* comm, bool abort) {
         HETCCL_STATUS(Code::InvalidUsage, "its communicator was aborted during an operation (hetcclCommAbort)"));
   else
     comm->control->tellWaitingPeers(comm->collectiveSequence);
-  if (!abort) (void)comm->device->synchronizeStream(comm->stream);
   Connection& c = comm->connection;
   if (c.islandLibrary) c.islandLibrary->close(abort);
   c.islandLibrary.reset();
+  // Also after an abort: copies and reductions of the stopped operation may still be queued on
+  // hetccl's stream, and they touch the scratch and staging memory freed below (the vendor
+  // library, whose kernels could wait for peers, was aborted first).
+  (void)comm->device->synchronizeStream(comm->stream);
   comm->executor.reset();
   comm->inlineExecutor.reset();
   c.transport.reset();
