@@ -40,8 +40,11 @@ Status expandRankList(const std::string& text, int nranks, const char* variable,
   // Summed with a cap, so that a huge count is an error about the job, never an allocation.
   long long described = 0;
   for (const RankListEntry& entry : entries) {
+    if (entry.count > static_cast<long long>(nranks) - described) {  // also before an overflow
+      described = static_cast<long long>(nranks) + 1;
+      break;
+    }
     described += entry.count;
-    if (described > nranks) break;
   }
   if (described != nranks)
     return HETCCL_STATUS(Code::InvalidArgument, "%s=%s describes %s%lld ranks but the job has %d", variable,

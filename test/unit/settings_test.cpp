@@ -244,6 +244,10 @@ TEST(RankList, RefusesAListThatIsNotTheJob) {
   EXPECT_NE(huge.message().find("describes more than 4 ranks but the job has 4"), std::string::npos) << huge.message();
   const Status overflow = expandRankList("nvidia:99999999999999999999999", 4, "HETCCL_EMULATE_VENDORS", &names);
   EXPECT_EQ(overflow.code(), Code::InvalidArgument);
+  // The largest count after another: summing them would overflow (found by the fuzz target).
+  const Status sum = expandRankList("a:1,b:9223372036854775807", 4, "HETCCL_EMULATE_VENDORS", &names);
+  EXPECT_EQ(sum.code(), Code::InvalidArgument);
+  EXPECT_NE(sum.message().find("describes more than 4 ranks"), std::string::npos) << sum.message();
 }
 
 // ---- a communicator's settings -----------------------------------------------------------
