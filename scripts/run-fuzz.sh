@@ -24,8 +24,11 @@ fuzz() {
   local corpus=$build/corpus-$name
   mkdir -p "$corpus"
   local start=$SECONDS
+  # A fixed seed by default (HETCCL_FUZZ_SEED; 0 lets libFuzzer pick one): a run then explores
+  # the same inputs in the same order, as far as its time allows, so a CI result is repeatable.
   (cd "$build" && "./test/fuzz/hetccl-fuzz-$name" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=1024 \
-    -malloc_limit_mb=1024 -print_final_stats=1 "$corpus" "$@" 2>"$build/fuzz-$name.log") || {
+    -malloc_limit_mb=1024 -seed="${HETCCL_FUZZ_SEED:-1}" -print_final_stats=1 "$corpus" "$@" \
+    2>"$build/fuzz-$name.log") || {
     tail -n 60 "$build/fuzz-$name.log"
     echo "fuzz: hetccl-fuzz-$name failed (input saved in $build, log in $build/fuzz-$name.log)"
     return 1
