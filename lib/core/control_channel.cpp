@@ -7,7 +7,7 @@
 namespace hetccl {
 
 ControlChannel::ControlChannel(MPI_Comm comm, uint64_t commId, int rank, int nranks)
-    : comm_(comm), commId_(commId), rank_(rank), nranks_(nranks), heard_(static_cast<size_t>(nranks), false) {}
+    : comm_(comm), commId_(commId), rank_(rank), nranks_(nranks) {}
 
 namespace {
 
@@ -53,9 +53,8 @@ Status ControlChannel::repost() {
 
 void ControlChannel::receive(const MPI_Status& status) {
   const int peer = status.MPI_SOURCE;
-  if (incoming_.commId != commId_ || peer < 0 || peer >= nranks_ || heard_[static_cast<size_t>(peer)]) return;
-  heard_[static_cast<size_t>(peer)] = true;
-  ++peersHeard_;
+  if (incoming_.commId != commId_ || peer < 0 || peer >= nranks_) return;
+  noticeArrived_ = true;
   if (static_cast<Kind>(incoming_.kind) == Kind::Leaving) {
     if (leaver_ < 0 || incoming_.collectivesRun < leaverCollectives_) {
       leaver_ = peer;
@@ -100,7 +99,7 @@ Status ControlChannel::poll(uint64_t collective) {
 bool ControlChannel::quiet() {
   std::lock_guard<std::mutex> guard(lock_);
   drain();
-  return peersHeard_ == 0 && !announced_.load() && !toldWaitingPeers_;
+  return !noticeArrived_ && !announced_.load() && !toldWaitingPeers_;
 }
 
 void ControlChannel::announce(const Status& failure) {

@@ -75,8 +75,7 @@ class ControlChannel {
   // Of the peers that left, the one that ran the fewest collectives (the first to be missed).
   int leaver_ = -1;
   uint64_t leaverCollectives_ = 0;
-  std::vector<bool> heard_;  // per rank: its notice has arrived
-  int peersHeard_ = 0;
+  bool noticeArrived_ = false;
   std::atomic<bool> announced_{false};
   bool toldWaitingPeers_ = false;
   // The notices MPI may still be sending when the channel goes: left alive then (a few hundred
