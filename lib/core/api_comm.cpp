@@ -1,5 +1,6 @@
-// Communicator life: hetcclCommInitMPI, Destroy, Abort, Count, UserRank, GetAsyncError.
+// Communicator life: hetcclCommInitMPI, Split, Destroy, Abort, Count, UserRank, GetAsyncError.
 #include "core/api_support.h"
+#include "core/group.h"
 
 using hetccl::Code;
 using hetccl::report;
@@ -18,6 +19,42 @@ hetcclResult_t hetcclCommInitMPI(hetcclComm_t* comm, MPI_Comm mpiComm, const het
     if (mpiComm == MPI_COMM_NULL)
       return report(nullptr, HETCCL_STATUS(Code::InvalidArgument, "mpiComm is MPI_COMM_NULL"));
     return report(nullptr, hetccl::createCommunicator(mpiComm, config, comm));
+  });
+}
+
+hetcclResult_t hetcclCommSplit(hetcclComm_t comm, int color, int key, hetcclComm_t* newcomm,
+                               const hetcclConfig_t* config) {
+  return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
+    if (newcomm) *newcomm = nullptr;
+    hetccl::CommunicatorHold hold;
+    if (hetccl::Status held = hold.acquire(comm, true); !held.isOk()) return report(nullptr, held, comm);
+    hetccl::Status status = hetccl::checkUsable(*comm);
+    if (!status.isOk()) return report(comm, status);  // its peers may be gone: MPI could hang
+    // The split is an MPI collective on the communicator hetccl's own operations use, so none
+    // may still be running on the progress thread.
+    comm->engine->drain();
+    status = comm->engine->asyncError();
+    if (!status.isOk()) return report(comm, status);
+    hetccl::Settings settings = comm->settings;
+    hetccl::Status refusal;
+    if (!newcomm)
+      refusal = HETCCL_STATUS(Code::InvalidArgument, "newcomm (the output pointer) is NULL");
+    else if (color < 0 && color != HETCCL_SPLIT_NOCOLOR)
+      refusal = HETCCL_STATUS(Code::InvalidArgument, "color %d is negative (and not HETCCL_SPLIT_NOCOLOR)", color);
+    else if (hetccl::insideGroup())
+      refusal = HETCCL_STATUS(Code::InvalidUsage, "hetcclCommSplit inside a group (call it outside GroupStart/End)");
+    else if (config)
+      refusal = hetccl::loadSettings(config, &settings);
+    // A refused rank still takes part, joining no part, so that the others do not wait for it.
+    const bool joins = refusal.isOk() && color != HETCCL_SPLIT_NOCOLOR;
+    MPI_Comm part = MPI_COMM_NULL;
+    if (int code = MPI_Comm_split(comm->mpiComm, joins ? color : MPI_UNDEFINED, key, &part); code != MPI_SUCCESS)
+      return report(comm, HETCCL_STATUS(Code::SystemError, "MPI_Comm_split failed (MPI error %d)", code));
+    if (!refusal.isOk()) return report(comm, refusal);
+    if (part == MPI_COMM_NULL) return hetcclSuccess;
+    status = hetccl::createCommunicator(part, settings, newcomm);
+    MPI_Comm_free(&part);  // the new communicator works on a duplicate of its own
+    return report(comm, status);
   });
 }
 

@@ -18,6 +18,10 @@ namespace hetccl {
 Status createCommunicator(MPI_Comm userComm, const hetcclConfig_t* config, hetcclComm** out) {
   Settings settings;
   HETCCL_TRY(loadSettings(config, &settings));
+  return createCommunicator(userComm, settings, out);
+}
+
+Status createCommunicator(MPI_Comm userComm, const Settings& settings, hetcclComm** out) {
   Device* device = nullptr;
   HETCCL_TRY(processDevice(&device));
 

@@ -92,6 +92,8 @@ struct hetcclComm {
 namespace hetccl {
 
 Status createCommunicator(MPI_Comm userComm, const hetcclConfig_t* config, hetcclComm** comm);
+// With settings already loaded (a split's child inherits its parent's).
+Status createCommunicator(MPI_Comm userComm, const Settings& settings, hetcclComm** comm);
 // Frees everything once queued operations have finished and no call is inside; `abort` skips
 // the operations, stops the one running, and does not wait for the device.  Safe from any
 // thread; InvalidArgument when `comm` is not live (e.g. destroyed by another thread first).

@@ -105,6 +105,23 @@ ncclResult_t ncclCommInitAll(ncclComm_t* comms, int ndev, const int* devlist) {
 }
 HETCCL_NCCL_PROFILING_ALIAS(ncclCommInitAll);
 
+// NCCL_SPLIT_NOCOLOR and HETCCL_SPLIT_NOCOLOR are both -1.  With a config, hetccl reads none of
+// NCCL's fields, so the child is configured as a NULL config would: like its parent.
+ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncclComm_t* newcomm, ncclConfig_t* config) {
+  static_assert(NCCL_SPLIT_NOCOLOR == HETCCL_SPLIT_NOCOLOR, "NCCL's no-colour value differs from hetccl's");
+  if (newcomm) *newcomm = nullptr;
+  ncclResult_t configProblem = checkConfig("ncclCommSplit", config);
+  hetcclComm_t created = nullptr;
+  // An invalid config still takes part (as no colour), so that the other ranks do not wait.
+  const int joinedColor = configProblem == ncclSuccess ? color : HETCCL_SPLIT_NOCOLOR;
+  ncclResult_t result =
+      forward(hetcclCommSplit(toHetccl(comm), joinedColor, key, newcomm ? &created : nullptr, nullptr), toHetccl(comm));
+  if (configProblem != ncclSuccess) return configProblem;
+  if (result == ncclSuccess && newcomm) *newcomm = toNccl(created);
+  return result;
+}
+HETCCL_NCCL_PROFILING_ALIAS(ncclCommSplit);
+
 // Every operation has completed when its call returns (hetccl's stream semantics), so there is
 // nothing left to flush; what remains is to report a communicator that has failed.
 ncclResult_t ncclCommFinalize(ncclComm_t comm) {

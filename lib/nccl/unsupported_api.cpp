@@ -17,16 +17,6 @@ ncclResult_t ncclCommCuDevice(const ncclComm_t comm, int* device) {
 }
 HETCCL_NCCL_PROFILING_ALIAS(ncclCommCuDevice);
 
-// Splitting needs the parent's ranks as an MPI group; the drop-in forms communicators only from
-// MPI_COMM_WORLD and unique ids.
-ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncclComm_t* newcomm, ncclConfig_t* config) {
-  if (newcomm) *newcomm = nullptr;
-  return unsupported("ncclCommSplit",
-                     "create each sub-communicator with its own ncclGetUniqueId id and "
-                     "ncclCommInitRank (every process of MPI_COMM_WORLD taking part in the round)");
-}
-HETCCL_NCCL_PROFILING_ALIAS(ncclCommSplit);
-
 ncclResult_t ncclCommShrink(ncclComm_t comm, int* excludeRanksList, int excludeRanksCount, ncclComm_t* newcomm,
                             ncclConfig_t* config, int shrinkFlags) {
   if (newcomm) *newcomm = nullptr;

@@ -165,6 +165,36 @@ static void test_send_recv_ring(ncclComm_t comm, void* send, void* recv, void* e
 }
 
 /* What the drop-in refuses must be refused with a message, leaving the communicator usable. */
+/* Parity parts in reverse order, as tensor- and data-parallel groups are made; then every rank
+ * but the last in one part, the last taking part with NCCL_SPLIT_NOCOLOR. */
+static void test_split(ncclComm_t comm, void* send) {
+  ncclComm_t part = NULL;
+  NCCL_MUST(ncclCommSplit(comm, g_rank % 2, -g_rank, &part, NULL));
+  int members = 0, parity_rank = -1, count = -1, rank = -1;
+  for (int r = 0; r < g_nranks; ++r) members += r % 2 == g_rank % 2;
+  for (int r = g_nranks - 1; r >= 0; --r) parity_rank += r % 2 == g_rank % 2 && r >= g_rank;
+  if (part != NULL) {
+    NCCL_MUST(ncclCommCount(part, &count));
+    NCCL_MUST(ncclCommUserRank(part, &rank));
+  }
+  check(count == members && rank == parity_rank, "ncclCommSplit: size and reversed rank order");
+  int32_t* values = send;
+  int32_t expected = 0;
+  for (int r = g_rank % 2; r < g_nranks; r += 2) expected += r + 1;
+  for (size_t i = 0; i < COUNT; ++i) values[i] = g_rank + 1;
+  if (part != NULL) NCCL_MUST(ncclAllReduce(send, send, COUNT, ncclInt32, ncclSum, part, NULL));
+  int right = 1;
+  for (size_t i = 0; i < COUNT; ++i) right &= values[i] == expected;
+  check(right, "allreduce on a part of ncclCommSplit");
+  if (part != NULL) NCCL_MUST(ncclCommDestroy(part));
+
+  const int last = g_rank == g_nranks - 1;
+  ncclComm_t rest = NULL;
+  NCCL_MUST(ncclCommSplit(comm, last ? NCCL_SPLIT_NOCOLOR : 0, 0, &rest, NULL));
+  check(last ? rest == NULL : rest != NULL, "NCCL_SPLIT_NOCOLOR leaves the rank out");
+  if (rest != NULL) NCCL_MUST(ncclCommDestroy(rest));
+}
+
 static void test_refusals(ncclComm_t comm, void* send, void* recv) {
   ncclResult_t result = ncclAllReduce(send, recv, COUNT, (ncclDataType_t)10, ncclSum, comm, NULL);
   check(result == ncclInvalidArgument, "fp8 allreduce returns ncclInvalidArgument");
@@ -222,6 +252,7 @@ int main(int argc, char** argv) {
   test_allgather_and_reducescatter(comm, send, recv, expected);
   test_alltoall_gather_scatter(comm, send, recv, expected);
   test_send_recv_ring(comm, send, recv, expected);
+  test_split(comm, send);
 
   NCCL_MUST(ncclMemFree(send));
   NCCL_MUST(ncclMemFree(recv));

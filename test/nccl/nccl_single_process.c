@@ -68,7 +68,10 @@ int main(void) {
         "a config not from NCCL_CONFIG_INITIALIZER is refused");
   check(ncclAllReduce(NULL, NULL, 1, ncclFloat, (ncclRedOp_t)9, comm, NULL) == ncclInvalidArgument,
         "an unknown op is refused");
-  check(ncclCommSplit(comm, 0, 0, &other, NULL) == ncclInvalidUsage, "ncclCommSplit is refused");
+  check(ncclCommSplit(comm, 0, 0, &other, &unset) == ncclInvalidArgument && other == NULL,
+        "ncclCommSplit with a config not from NCCL_CONFIG_INITIALIZER is refused");
+  check(ncclCommSplit(comm, 0, 0, &other, NULL) == ncclSuccess && other != NULL, "ncclCommSplit of one rank");
+  if (other != NULL) check(ncclCommDestroy(other) == ncclSuccess, "ncclCommDestroy (split)");
   ncclResult_t async = ncclInternalError;
   check(ncclCommGetAsyncError(comm, &async) == ncclSuccess && async == ncclSuccess,
         "no asynchronous error after the refusals");

@@ -113,6 +113,18 @@ const char* hetcclGetLastError(hetcclComm_t comm);
  * thread (HETCCL_PROGRESS).  hetccl duplicates mpiComm, so the caller's traffic never mixes
  * with hetccl's. */
 hetcclResult_t hetcclCommInitMPI(hetcclComm_t* comm, MPI_Comm mpiComm, const hetcclConfig_t* config);
+/* Splits comm into disjoint communicators, one per color (collective over comm, as NCCL's
+ * ncclCommSplit): ranks that pass the same color form one, ordered by key and then by their
+ * rank in comm; a rank passing HETCCL_SPLIT_NOCOLOR joins none and gets *newcomm = NULL.
+ * Islands, link costs, tuner and island vendor libraries are formed anew for each part.
+ * With config NULL the new communicator inherits comm's settings (config fields and
+ * environment as read when comm was created); with a config, it is read as at creation.
+ * Operations queued on comm finish first.  A rank whose arguments are invalid takes part as
+ * HETCCL_SPLIT_NOCOLOR (so that the others do not wait for it) and returns
+ * hetcclInvalidArgument. */
+#define HETCCL_SPLIT_NOCOLOR (-1)
+hetcclResult_t hetcclCommSplit(hetcclComm_t comm, int color, int key, hetcclComm_t* newcomm,
+                               const hetcclConfig_t* config);
 /* Lets queued operations finish, then frees the communicator (collective, like NCCL's).
  * Streams that waited for those operations are released as they finish. */
 hetcclResult_t hetcclCommDestroy(hetcclComm_t comm);
