@@ -1,0 +1,415 @@
+#include "process_group.h"
+
+#include <climits>
+#include <mutex>
+#include <set>
+#include <stdexcept>
+
+#include "mpi_launch.h"
+#include "tensor_arguments.h"
+
+namespace hetccl_torch {
+namespace {
+
+std::mutex liveGroupsLock;
+std::set<HetcclProcessGroup*> liveGroups;
+
+size_t elements(const at::Tensor& tensor) { return static_cast<size_t>(tensor.numel()); }
+
+// hetccl's operation timeout for torch's group timeout (whole seconds, rounded up).
+int timeoutSeconds(std::chrono::milliseconds timeout) {
+  if (timeout.count() <= 0) return 0;
+  const long long seconds = (timeout.count() + 999) / 1000;
+  return seconds > INT_MAX ? INT_MAX : static_cast<int>(seconds);
+}
+
+// The split sizes of an all_to_all_single side: as given, or equal parts when none are.
+std::vector<int64_t> splitSizes(const std::vector<int64_t>& given, const at::Tensor& tensor, int size,
+                                const char* role) {
+  const int64_t rows = tensor.dim() == 0 ? 1 : tensor.size(0);
+  if (given.empty()) {
+    if (rows % size != 0)
+      fail("all_to_all_single", std::string(role) + " tensor's first dimension (" + std::to_string(rows) +
+                                    ") does not divide into " + std::to_string(size) + " equal parts");
+    return std::vector<int64_t>(size, rows / size);
+  }
+  if (static_cast<int>(given.size()) != size)
+    fail("all_to_all_single", std::string(role) + " split sizes have " + std::to_string(given.size()) +
+                                  " entries for a group of " + std::to_string(size));
+  int64_t sum = 0;
+  for (int64_t part : given) {
+    if (part < 0) fail("all_to_all_single", std::string(role) + " split sizes hold a negative size");
+    sum += part;
+  }
+  if (sum != rows)
+    fail("all_to_all_single", std::string(role) + " split sizes add up to " + std::to_string(sum) + ", but the " +
+                                  role + " tensor's first dimension is " + std::to_string(rows));
+  return given;
+}
+
+}  // namespace
+
+HetcclProcessGroup::HetcclProcessGroup(const c10::intrusive_ptr<c10d::Store>& store, int rank, int size,
+                                       std::chrono::milliseconds timeout)
+    : BackendBase(rank, size), timeout_(timeout) {
+  MPI_Comm members = groupCommunicator(*store, rank, size);
+  hetcclConfig_t config = HETCCL_CONFIG_INITIALIZER;
+  config.timeoutSeconds = timeoutSeconds(timeout);
+  const hetcclResult_t created = hetcclCommInitMPI(&comm_, members, &config);
+  MPI_Comm_free(&members);  // hetccl works on a duplicate of its own
+  if (created != hetcclSuccess)
+    throw std::runtime_error(std::string("hetccl: creating the communicator failed: ") + hetcclGetLastError(nullptr));
+  if (hetcclStreamCreate(&stream_) != hetcclSuccess) {
+    (void)hetcclCommDestroy(comm_);
+    throw std::runtime_error(std::string("hetccl: creating a stream failed: ") + hetcclGetLastError(nullptr));
+  }
+  completions_ = std::make_unique<CompletionThread>(comm_);
+  std::lock_guard<std::mutex> guard(liveGroupsLock);
+  liveGroups.insert(this);
+}
+
+HetcclProcessGroup::~HetcclProcessGroup() {
+  shutdown();
+  std::lock_guard<std::mutex> guard(liveGroupsLock);
+  liveGroups.erase(this);
+}
+
+void HetcclProcessGroup::shutdown() {
+  std::lock_guard<std::mutex> guard(shutdownLock_);
+  if (comm_ == nullptr) return;
+  const bool failed = completions_->failed();
+  completions_.reset();  // completes every queued Work
+  // A failed communicator's peers may be gone: an abort does not wait for them.
+  (void)(failed ? hetcclCommAbort(comm_) : hetcclCommDestroy(comm_));
+  (void)hetcclStreamDestroy(stream_);
+  comm_ = nullptr;
+}
+
+void shutdownAllGroups() {
+  std::set<HetcclProcessGroup*> groups;
+  {
+    std::lock_guard<std::mutex> guard(liveGroupsLock);
+    groups = liveGroups;
+  }
+  for (HetcclProcessGroup* group : groups) group->shutdown();
+}
+
+std::string HetcclProcessGroup::lastAlgorithm() {
+  std::lock_guard<std::mutex> guard(shutdownLock_);
+  const char* algorithm = nullptr;
+  if (comm_ == nullptr || hetcclCommGetAlgorithm(comm_, &algorithm) != hetcclSuccess || algorithm == nullptr)
+    return "none";
+  return algorithm;
+}
+
+void HetcclProcessGroup::checkOpen(const char* operation) {
+  if (comm_ == nullptr) fail(operation, "the process group was shut down (interpreter exit)");
+}
+
+void HetcclProcessGroup::checkPeer(int peer, const char* operation, const char* role) {
+  if (peer < 0 || peer >= getSize())
+    fail(operation, std::string(role) + " " + std::to_string(peer) + " is outside the group's ranks 0.." +
+                        std::to_string(getSize() - 1));
+}
+
+hetcclStream_t HetcclProcessGroup::streamFor(const at::Tensor& tensor) {
+  // CPU tensors only (checkTensor refuses the others); GPU tensors would be ordered on torch's
+  // current stream instead.
+  (void)tensor;
+  return stream_;
+}
+
+c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::launch(const char* operation, c10d::OpType type,
+                                                          hetcclStream_t stream, std::vector<at::Tensor> outputs,
+                                                          std::vector<at::Tensor> keepAlive,
+                                                          const std::function<hetcclResult_t()>& enqueue,
+                                                          std::function<void()> afterCompletion) {
+  checkOpen(operation);
+  const hetcclResult_t result = enqueue();
+  if (result != hetcclSuccess) fail(operation, hetcclGetLastError(comm_));
+  auto work = c10::make_intrusive<HetcclWork>(getRank(), type, operation, std::move(outputs), timeout_);
+  work->keepAlive = std::move(keepAlive);
+  work->afterCompletion = std::move(afterCompletion);
+  completions_->add(work, stream);
+  return work;
+}
+
+c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::launchTransfers(const char* operation, c10d::OpType type,
+                                                                   std::vector<at::Tensor> outputs,
+                                                                   std::vector<at::Tensor> keepAlive,
+                                                                   std::vector<Transfer> transfers,
+                                                                   const at::Tensor& like) {
+  const hetcclDataType_t dtype = hetcclTypeOf(like, operation);
+  const hetcclStream_t stream = streamFor(like);
+  return launch(operation, type, stream, std::move(outputs), std::move(keepAlive), [&]() -> hetcclResult_t {
+    hetcclResult_t first = hetcclGroupStart();
+    if (first != hetcclSuccess) return first;
+    for (const Transfer& t : transfers) {
+      if (t.tensor.numel() == 0) continue;  // both sides know the sizes, so both skip it
+      const hetcclResult_t r = t.isSend
+                                   ? hetcclSend(t.tensor.data_ptr(), elements(t.tensor), dtype, t.peer, comm_, stream)
+                                   : hetcclRecv(t.tensor.data_ptr(), elements(t.tensor), dtype, t.peer, comm_, stream);
+      if (first == hetcclSuccess) first = r;
+    }
+    const hetcclResult_t ended = hetcclGroupEnd();
+    return first != hetcclSuccess ? first : ended;
+  });
+}
+
+c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::broadcast(std::vector<at::Tensor>& tensors,
+                                                             const c10d::BroadcastOptions& opts) {
+  at::Tensor& tensor = singleTensor(tensors, "broadcast", "the");
+  checkPeer(static_cast<int>(opts.rootRank), "broadcast", "root");
+  const hetcclDataType_t type = hetcclTypeOf(tensor, "broadcast");
+  const hetcclStream_t stream = streamFor(tensor);
+  return launch("broadcast", c10d::OpType::BROADCAST, stream, {tensor}, {}, [&] {
+    return hetcclBroadcast(tensor.data_ptr(), tensor.data_ptr(), elements(tensor), type,
+                           static_cast<int>(opts.rootRank), comm_, stream);
+  });
+}
+
+c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::allreduce(std::vector<at::Tensor>& tensors,
+                                                             const c10d::AllreduceOptions& opts) {
+  at::Tensor& tensor = singleTensor(tensors, "all_reduce", "the");
+  const hetcclDataType_t type = hetcclTypeOf(tensor, "all_reduce");
+  const hetcclRedOp_t op = hetcclOpOf(opts.reduceOp, "all_reduce");
+  const hetcclStream_t stream = streamFor(tensor);
+  return launch("all_reduce", c10d::OpType::ALLREDUCE, stream, {tensor}, {}, [&] {
+    return hetcclAllReduce(tensor.data_ptr(), tensor.data_ptr(), elements(tensor), type, op, comm_, stream);
+  });
+}
+
+// One Work for several all-reduces, launched as one hetccl group.
+c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::allreduce_coalesced(std::vector<at::Tensor>& tensors,
+                                                                       const c10d::AllreduceCoalescedOptions& opts) {
+  if (tensors.empty()) fail("all_reduce_coalesced", "no tensors given");
+  for (const at::Tensor& tensor : tensors) checkTensor(tensor, "all_reduce_coalesced", "a");
+  const hetcclRedOp_t op = hetcclOpOf(opts.reduceOp, "all_reduce_coalesced");
+  std::vector<hetcclDataType_t> types;
+  for (const at::Tensor& tensor : tensors) types.push_back(hetcclTypeOf(tensor, "all_reduce_coalesced"));
+  const hetcclStream_t stream = streamFor(tensors[0]);
+  return launch("all_reduce_coalesced", c10d::OpType::ALLREDUCE_COALESCED, stream, tensors, {},
+                [&]() -> hetcclResult_t {
+                  hetcclResult_t first = hetcclGroupStart();
+                  if (first != hetcclSuccess) return first;
+                  for (size_t i = 0; i < tensors.size(); ++i) {
+                    const hetcclResult_t r = hetcclAllReduce(tensors[i].data_ptr(), tensors[i].data_ptr(),
+                                                             elements(tensors[i]), types[i], op, comm_, stream);
+                    if (first == hetcclSuccess) first = r;
+                  }
+                  const hetcclResult_t ended = hetcclGroupEnd();
+                  return first != hetcclSuccess ? first : ended;
+                });
+}
+
+c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::reduce(std::vector<at::Tensor>& tensors,
+                                                          const c10d::ReduceOptions& opts) {
+  at::Tensor& tensor = singleTensor(tensors, "reduce", "the");
+  checkPeer(static_cast<int>(opts.rootRank), "reduce", "root");
+  const hetcclDataType_t type = hetcclTypeOf(tensor, "reduce");
+  const hetcclRedOp_t op = hetcclOpOf(opts.reduceOp, "reduce");
+  const hetcclStream_t stream = streamFor(tensor);
+  return launch("reduce", c10d::OpType::REDUCE, stream, {tensor}, {}, [&] {
+    return hetcclReduce(tensor.data_ptr(), tensor.data_ptr(), elements(tensor), type, op,
+                        static_cast<int>(opts.rootRank), comm_, stream);
+  });
+}
+
+c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::_allgather_base(at::Tensor& outputBuffer, at::Tensor& inputBuffer,
+                                                                   const c10d::AllgatherOptions&) {
+  checkTensor(inputBuffer, "all_gather_into_tensor", "input");
+  checkTensor(outputBuffer, "all_gather_into_tensor", "output");
+  if (outputBuffer.scalar_type() != inputBuffer.scalar_type())
+    fail("all_gather_into_tensor", "the output tensor's dtype differs from the input's");
+  if (outputBuffer.numel() != inputBuffer.numel() * getSize())
+    fail("all_gather_into_tensor", "the output tensor has " + std::to_string(outputBuffer.numel()) +
+                                       " elements, not the group size times the input's (" +
+                                       std::to_string(inputBuffer.numel() * getSize()) + ")");
+  const hetcclDataType_t type = hetcclTypeOf(inputBuffer, "all_gather_into_tensor");
+  const hetcclStream_t stream = streamFor(inputBuffer);
+  return launch("all_gather_into_tensor", c10d::OpType::_ALLGATHER_BASE, stream, {outputBuffer}, {inputBuffer}, [&] {
+    return hetcclAllGather(inputBuffer.data_ptr(), outputBuffer.data_ptr(), elements(inputBuffer), type, comm_, stream);
+  });
+}
+
+// Gathered into one buffer, then copied into the caller's list once complete.
+c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::allgather(std::vector<std::vector<at::Tensor>>& outputTensors,
+                                                             std::vector<at::Tensor>& inputTensors,
+                                                             const c10d::AllgatherOptions&) {
+  at::Tensor& input = singleTensor(inputTensors, "all_gather", "input");
+  if (outputTensors.size() != 1 || static_cast<int>(outputTensors[0].size()) != getSize())
+    fail("all_gather", "takes one output list of " + std::to_string(getSize()) + " tensors (the group size)");
+  std::vector<at::Tensor> outputs = outputTensors[0];
+  checkSameShape(outputs, input, "all_gather", "output");
+  const hetcclDataType_t type = hetcclTypeOf(input, "all_gather");
+  const hetcclStream_t stream = streamFor(input);
+  at::Tensor gathered = at::empty({input.numel() * getSize()}, input.options());
+  const int64_t n = input.numel();
+  return launch(
+      "all_gather", c10d::OpType::ALLGATHER, stream, outputs, {input, gathered},
+      [&] { return hetcclAllGather(input.data_ptr(), gathered.data_ptr(), elements(input), type, comm_, stream); },
+      [outputs, gathered, n]() mutable {
+        for (size_t i = 0; i < outputs.size(); ++i)
+          outputs[i].view({-1}).copy_(gathered.narrow(0, static_cast<int64_t>(i) * n, n));
+      });
+}
+
+c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::_reduce_scatter_base(at::Tensor& outputBuffer,
+                                                                        at::Tensor& inputBuffer,
+                                                                        const c10d::ReduceScatterOptions& opts) {
+  checkTensor(inputBuffer, "reduce_scatter_tensor", "input");
+  checkTensor(outputBuffer, "reduce_scatter_tensor", "output");
+  if (outputBuffer.scalar_type() != inputBuffer.scalar_type())
+    fail("reduce_scatter_tensor", "the output tensor's dtype differs from the input's");
+  if (inputBuffer.numel() != outputBuffer.numel() * getSize())
+    fail("reduce_scatter_tensor", "the input tensor has " + std::to_string(inputBuffer.numel()) +
+                                      " elements, not the group size times the output's (" +
+                                      std::to_string(outputBuffer.numel() * getSize()) + ")");
+  const hetcclDataType_t type = hetcclTypeOf(inputBuffer, "reduce_scatter_tensor");
+  const hetcclRedOp_t op = hetcclOpOf(opts.reduceOp, "reduce_scatter_tensor");
+  const hetcclStream_t stream = streamFor(inputBuffer);
+  return launch("reduce_scatter_tensor", c10d::OpType::_REDUCE_SCATTER_BASE, stream, {outputBuffer}, {inputBuffer},
+                [&] {
+                  return hetcclReduceScatter(inputBuffer.data_ptr(), outputBuffer.data_ptr(), elements(outputBuffer),
+                                             type, op, comm_, stream);
+                });
+}
+
+// The caller's list concatenated into one buffer (the inputs are ready now), then reduced.
+c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::reduce_scatter(std::vector<at::Tensor>& outputTensors,
+                                                                  std::vector<std::vector<at::Tensor>>& inputTensors,
+                                                                  const c10d::ReduceScatterOptions& opts) {
+  at::Tensor& output = singleTensor(outputTensors, "reduce_scatter", "output");
+  if (inputTensors.size() != 1 || static_cast<int>(inputTensors[0].size()) != getSize())
+    fail("reduce_scatter", "takes one input list of " + std::to_string(getSize()) + " tensors (the group size)");
+  checkSameShape(inputTensors[0], output, "reduce_scatter", "input");
+  std::vector<at::Tensor> flat;
+  for (const at::Tensor& part : inputTensors[0]) flat.push_back(part.view({-1}));
+  at::Tensor input = at::cat(flat);
+  return _reduce_scatter_base(output, input, opts);
+}
+
+c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::alltoall_base(at::Tensor& outputBuffer, at::Tensor& inputBuffer,
+                                                                 std::vector<int64_t>& outputSplitSizes,
+                                                                 std::vector<int64_t>& inputSplitSizes,
+                                                                 const c10d::AllToAllOptions&) {
+  const char* name = "all_to_all_single";
+  checkTensor(inputBuffer, name, "input");
+  checkTensor(outputBuffer, name, "output");
+  if (outputBuffer.scalar_type() != inputBuffer.scalar_type())
+    fail(name, "the output tensor's dtype differs from the input's");
+  const int n = getSize();
+  if (inputSplitSizes.empty() && outputSplitSizes.empty()) {
+    if (inputBuffer.numel() % n != 0 || outputBuffer.numel() != inputBuffer.numel())
+      fail(name, "with equal splits, input and output need the same element count, a multiple of the group size (" +
+                     std::to_string(inputBuffer.numel()) + " and " + std::to_string(outputBuffer.numel()) + ")");
+    const hetcclDataType_t type = hetcclTypeOf(inputBuffer, name);
+    const hetcclStream_t stream = streamFor(inputBuffer);
+    return launch(name, c10d::OpType::ALLTOALL_BASE, stream, {outputBuffer}, {inputBuffer}, [&] {
+      return hetcclAlltoAll(inputBuffer.data_ptr(), outputBuffer.data_ptr(), elements(inputBuffer) / n, type, comm_,
+                            stream);
+    });
+  }
+  // Uneven: row counts along the first dimension, each part sent and received on its own.
+  const std::vector<int64_t> sends = splitSizes(inputSplitSizes, inputBuffer, n, "input");
+  const std::vector<int64_t> receives = splitSizes(outputSplitSizes, outputBuffer, n, "output");
+  if (inputBuffer.dim() == 0 || outputBuffer.dim() == 0)
+    fail(name, "uneven splits need tensors with a first dimension");
+  std::vector<Transfer> transfers;
+  int64_t sent = 0, received = 0;
+  for (int peer = 0; peer < n; ++peer) {
+    transfers.push_back({inputBuffer.narrow(0, sent, sends[peer]), peer, true});
+    transfers.push_back({outputBuffer.narrow(0, received, receives[peer]), peer, false});
+    sent += sends[peer];
+    received += receives[peer];
+  }
+  return launchTransfers(name, c10d::OpType::ALLTOALL_BASE, {outputBuffer}, {inputBuffer}, std::move(transfers),
+                         inputBuffer);
+}
+
+c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::alltoall(std::vector<at::Tensor>& outputTensors,
+                                                            std::vector<at::Tensor>& inputTensors,
+                                                            const c10d::AllToAllOptions&) {
+  const int n = getSize();
+  if (static_cast<int>(inputTensors.size()) != n || static_cast<int>(outputTensors.size()) != n)
+    fail("all_to_all", "takes input and output lists of " + std::to_string(n) + " tensors (the group size)");
+  std::vector<Transfer> transfers;
+  for (int peer = 0; peer < n; ++peer) {
+    checkTensor(inputTensors[peer], "all_to_all", "input");
+    checkTensor(outputTensors[peer], "all_to_all", "output");
+    if (inputTensors[peer].scalar_type() != inputTensors[0].scalar_type() ||
+        outputTensors[peer].scalar_type() != inputTensors[0].scalar_type())
+      fail("all_to_all", "every input and output tensor needs the same dtype");
+    transfers.push_back({inputTensors[peer], peer, true});
+    transfers.push_back({outputTensors[peer], peer, false});
+  }
+  return launchTransfers("all_to_all", c10d::OpType::ALLTOALL, outputTensors, inputTensors, std::move(transfers),
+                         inputTensors[0]);
+}
+
+c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::gather(std::vector<std::vector<at::Tensor>>& outputTensors,
+                                                          std::vector<at::Tensor>& inputTensors,
+                                                          const c10d::GatherOptions& opts) {
+  at::Tensor& input = singleTensor(inputTensors, "gather", "input");
+  const int root = static_cast<int>(opts.rootRank);
+  checkPeer(root, "gather", "root");
+  std::vector<Transfer> transfers{{input, root, true}};
+  std::vector<at::Tensor> outputs;
+  if (getRank() == root) {
+    if (outputTensors.size() != 1 || static_cast<int>(outputTensors[0].size()) != getSize())
+      fail("gather", "the root takes one output list of " + std::to_string(getSize()) + " tensors (the group size)");
+    outputs = outputTensors[0];
+    checkSameShape(outputs, input, "gather", "output");
+    for (int peer = 0; peer < getSize(); ++peer) transfers.push_back({outputs[peer], peer, false});
+  } else if (!outputTensors.empty() && !outputTensors[0].empty()) {
+    fail("gather", "only the root takes output tensors");
+  }
+  return launchTransfers("gather", c10d::OpType::GATHER, outputs, {input}, std::move(transfers), input);
+}
+
+c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::scatter(std::vector<at::Tensor>& outputTensors,
+                                                           std::vector<std::vector<at::Tensor>>& inputTensors,
+                                                           const c10d::ScatterOptions& opts) {
+  at::Tensor& output = singleTensor(outputTensors, "scatter", "output");
+  const int root = static_cast<int>(opts.rootRank);
+  checkPeer(root, "scatter", "root");
+  std::vector<Transfer> transfers;
+  std::vector<at::Tensor> inputs;
+  if (getRank() == root) {
+    if (inputTensors.size() != 1 || static_cast<int>(inputTensors[0].size()) != getSize())
+      fail("scatter", "the root takes one input list of " + std::to_string(getSize()) + " tensors (the group size)");
+    inputs = inputTensors[0];
+    checkSameShape(inputs, output, "scatter", "input");
+    for (int peer = 0; peer < getSize(); ++peer) transfers.push_back({inputs[peer], peer, true});
+  } else if (!inputTensors.empty() && !inputTensors[0].empty()) {
+    fail("scatter", "only the root takes input tensors");
+  }
+  transfers.push_back({output, root, false});
+  return launchTransfers("scatter", c10d::OpType::SCATTER, {output}, inputs, std::move(transfers), output);
+}
+
+// Matched by order between each pair of ranks, as NCCL's; torch's tag is not used.
+c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::send(std::vector<at::Tensor>& tensors, int dstRank, int) {
+  at::Tensor& tensor = singleTensor(tensors, "send", "the");
+  checkPeer(dstRank, "send", "destination rank");
+  return launchTransfers("send", c10d::OpType::SEND, {}, {tensor}, {{tensor, dstRank, true}}, tensor);
+}
+
+c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::recv(std::vector<at::Tensor>& tensors, int srcRank, int) {
+  at::Tensor& tensor = singleTensor(tensors, "recv", "the");
+  checkPeer(srcRank, "recv", "source rank");
+  return launchTransfers("recv", c10d::OpType::RECV, {tensor}, {}, {{tensor, srcRank, false}}, tensor);
+}
+
+c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::recvAnysource(std::vector<at::Tensor>&, int) {
+  fail("recv", "receiving from any source is not supported (hetccl matches sends and receives by peer): pass src");
+}
+
+// An all-reduce of one element: complete once every rank has reached it.
+c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::barrier(const c10d::BarrierOptions&) {
+  at::Tensor token = at::zeros({1}, at::TensorOptions().dtype(at::kInt));
+  std::vector<at::Tensor> tensors{token};
+  return allreduce(tensors, c10d::AllreduceOptions());
+}
+
+}  // namespace hetccl_torch

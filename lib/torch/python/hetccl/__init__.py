@@ -1,0 +1,4 @@
+"""hetccl: collectives across NVIDIA and AMD GPUs.
+
+`import hetccl.torch` registers the torch.distributed backend "hetccl".
+"""
