@@ -64,6 +64,8 @@ HetcclProcessGroup::HetcclProcessGroup(const c10::intrusive_ptr<c10d::Store>& st
     throw std::runtime_error(std::string("hetccl: creating a stream failed: ") + hetcclGetLastError(nullptr));
   }
   completions_ = std::make_unique<CompletionThread>(comm_);
+  flushHandle_ = std::make_shared<FlushHandle>();
+  flushHandle_->group = this;
   std::lock_guard<std::mutex> guard(liveGroupsLock);
   liveGroups.insert(this);
 }
@@ -77,6 +79,21 @@ HetcclProcessGroup::~HetcclProcessGroup() {
 void HetcclProcessGroup::shutdown() {
   std::lock_guard<std::mutex> guard(shutdownLock_);
   if (comm_ == nullptr) return;
+  try {
+    flushTransfers();
+  } catch (const std::exception&) {
+    // Their Works fail below (the communicator is then aborted).
+  }
+  {
+    std::lock_guard<std::mutex> handle(flushHandle_->lock);
+    flushHandle_->group = nullptr;
+  }
+  {
+    std::lock_guard<std::mutex> held(heldLock_);
+    for (auto& work : heldWorks_)
+      work->complete(std::make_exception_ptr(std::runtime_error("hetccl: the process group was shut down")));
+    heldWorks_.clear();
+  }
   const bool failed = completions_->failed();
   completions_.reset();  // completes every queued Work
   // A failed communicator's peers may be gone: an abort does not wait for them.
@@ -125,6 +142,16 @@ c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::launch(const char* operation,
                                                           const std::function<hetcclResult_t()>& enqueue,
                                                           std::function<void()> afterCompletion) {
   checkOpen(operation);
+  flushTransfers();  // issued earlier, so enqueued first
+  return launchNow(operation, type, stream, std::move(outputs), std::move(keepAlive), enqueue,
+                   std::move(afterCompletion));
+}
+
+c10::intrusive_ptr<HetcclWork> HetcclProcessGroup::launchNow(const char* operation, c10d::OpType type,
+                                                             hetcclStream_t stream, std::vector<at::Tensor> outputs,
+                                                             std::vector<at::Tensor> keepAlive,
+                                                             const std::function<hetcclResult_t()>& enqueue,
+                                                             std::function<void()> afterCompletion) {
   const hetcclResult_t result = enqueue();
   if (result != hetcclSuccess) fail(operation, hetcclGetLastError(comm_));
   auto work = c10::make_intrusive<HetcclWork>(getRank(), type, operation, std::move(outputs), timeout_);
@@ -134,26 +161,72 @@ c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::launch(const char* operation,
   return work;
 }
 
+hetcclResult_t HetcclProcessGroup::enqueueTransfers(const std::vector<Transfer>& transfers, hetcclStream_t stream) {
+  hetcclResult_t first = hetcclGroupStart();
+  if (first != hetcclSuccess) return first;
+  for (const Transfer& t : transfers) {
+    if (t.tensor.numel() == 0) continue;  // both sides know the sizes, so both skip it
+    const hetcclDataType_t type = hetcclTypeOf(t.tensor, t.isSend ? "send" : "recv");
+    const hetcclResult_t r = t.isSend
+                                 ? hetcclSend(t.tensor.data_ptr(), elements(t.tensor), type, t.peer, comm_, stream)
+                                 : hetcclRecv(t.tensor.data_ptr(), elements(t.tensor), type, t.peer, comm_, stream);
+    if (first == hetcclSuccess) first = r;
+  }
+  const hetcclResult_t ended = hetcclGroupEnd();
+  return first != hetcclSuccess ? first : ended;
+}
+
 c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::launchTransfers(const char* operation, c10d::OpType type,
                                                                    std::vector<at::Tensor> outputs,
                                                                    std::vector<at::Tensor> keepAlive,
                                                                    std::vector<Transfer> transfers,
                                                                    const at::Tensor& like) {
-  const hetcclDataType_t dtype = hetcclTypeOf(like, operation);
+  (void)hetcclTypeOf(like, operation);  // refuses an unsupported dtype with this operation's name
   const hetcclStream_t stream = streamFor(like);
-  return launch(operation, type, stream, std::move(outputs), std::move(keepAlive), [&]() -> hetcclResult_t {
-    hetcclResult_t first = hetcclGroupStart();
-    if (first != hetcclSuccess) return first;
-    for (const Transfer& t : transfers) {
-      if (t.tensor.numel() == 0) continue;  // both sides know the sizes, so both skip it
-      const hetcclResult_t r = t.isSend
-                                   ? hetcclSend(t.tensor.data_ptr(), elements(t.tensor), dtype, t.peer, comm_, stream)
-                                   : hetcclRecv(t.tensor.data_ptr(), elements(t.tensor), dtype, t.peer, comm_, stream);
-      if (first == hetcclSuccess) first = r;
+  return launch(operation, type, stream, std::move(outputs), std::move(keepAlive),
+                [&] { return enqueueTransfers(transfers, stream); });
+}
+
+c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::holdTransfer(const char* operation, c10d::OpType type,
+                                                                at::Tensor tensor, int peer, bool isSend) {
+  checkOpen(operation);
+  (void)hetcclTypeOf(tensor, operation);
+  std::vector<at::Tensor> outputs;
+  if (!isSend) outputs.push_back(tensor);
+  auto work = c10::make_intrusive<HetcclWork>(getRank(), type, operation, outputs, timeout_);
+  work->keepAlive = {tensor};
+  std::weak_ptr<FlushHandle> handle = flushHandle_;
+  work->beforeWait = [handle] {
+    if (auto live = handle.lock()) {
+      std::lock_guard<std::mutex> guard(live->lock);
+      if (live->group != nullptr) live->group->flushTransfers();
     }
-    const hetcclResult_t ended = hetcclGroupEnd();
-    return first != hetcclSuccess ? first : ended;
-  });
+  };
+  std::lock_guard<std::mutex> held(heldLock_);
+  heldTransfers_.push_back({tensor, peer, isSend});
+  heldWorks_.push_back(work);
+  return work;
+}
+
+void HetcclProcessGroup::flushTransfers() {
+  std::vector<c10::intrusive_ptr<HetcclWork>> works;
+  std::exception_ptr failure;
+  {
+    std::lock_guard<std::mutex> held(heldLock_);
+    if (heldWorks_.empty()) return;
+    std::vector<Transfer> transfers;
+    transfers.swap(heldTransfers_);
+    works.swap(heldWorks_);
+    const hetcclStream_t stream = streamFor(transfers.front().tensor);
+    if (enqueueTransfers(transfers, stream) == hetcclSuccess) {
+      for (auto& work : works) completions_->add(work, stream);
+      return;
+    }
+    failure =
+        std::make_exception_ptr(std::runtime_error(std::string("hetccl send/recv: ") + hetcclGetLastError(comm_)));
+  }
+  // Outside the lock: completing runs the futures' callbacks, which may call back in.
+  for (auto& work : works) work->complete(failure);
 }
 
 c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::broadcast(std::vector<at::Tensor>& tensors,
@@ -392,13 +465,13 @@ c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::scatter(std::vector<at::Tenso
 c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::send(std::vector<at::Tensor>& tensors, int dstRank, int) {
   at::Tensor& tensor = singleTensor(tensors, "send", "the");
   checkPeer(dstRank, "send", "destination rank");
-  return launchTransfers("send", c10d::OpType::SEND, {}, {tensor}, {{tensor, dstRank, true}}, tensor);
+  return holdTransfer("send", c10d::OpType::SEND, tensor, dstRank, true);
 }
 
 c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::recv(std::vector<at::Tensor>& tensors, int srcRank, int) {
   at::Tensor& tensor = singleTensor(tensors, "recv", "the");
   checkPeer(srcRank, "recv", "source rank");
-  return launchTransfers("recv", c10d::OpType::RECV, {tensor}, {}, {{tensor, srcRank, false}}, tensor);
+  return holdTransfer("recv", c10d::OpType::RECV, tensor, srcRank, false);
 }
 
 c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::recvAnysource(std::vector<at::Tensor>&, int) {

@@ -65,6 +65,13 @@ class HetcclProcessGroup : public BackendBase {
   c10::intrusive_ptr<c10d::Work> recvAnysource(std::vector<at::Tensor>& tensors, int tag) override;
   c10::intrusive_ptr<c10d::Work> barrier(const c10d::BarrierOptions& opts = c10d::BarrierOptions()) override;
 
+  // batch_isend_irecv's bracket: the sends and receives between are launched as one group.
+  void startCoalescing() override {}
+  void endCoalescing(std::vector<c10::intrusive_ptr<c10d::Work>>& works) override { flushTransfers(); }
+
+  // Launches the sends and receives held back so far as one hetccl group (below).
+  void flushTransfers();
+
   // hetccl's name for the algorithm of the last operation ("hier", "native:nccl", ...).
   std::string lastAlgorithm();
   // Completes the queued Works and frees the communicator (aborting it if an operation
@@ -85,12 +92,34 @@ class HetcclProcessGroup : public BackendBase {
     int peer;
     bool isSend;
   };
+  // Enqueues the calls `enqueue` makes, without flushing held-back transfers first.
+  c10::intrusive_ptr<HetcclWork> launchNow(const char* operation, c10d::OpType type, hetcclStream_t stream,
+                                           std::vector<at::Tensor> outputs, std::vector<at::Tensor> keepAlive,
+                                           const std::function<hetcclResult_t()>& enqueue,
+                                           std::function<void()> afterCompletion);
+  // Makes the hetccl calls of a group of transfers (on the calling thread, now).
+  hetcclResult_t enqueueTransfers(const std::vector<Transfer>& transfers, hetcclStream_t stream);
+  // send and recv: held back (see flushTransfers) until a Work is waited for, another
+  // operation is launched, or batch_isend_irecv ends.  Separate sends and receives on one
+  // stream would otherwise deadlock as soon as two ranks send to each other first (a ring of
+  // isend/irecv): a large send completes only once its receive is posted.
+  c10::intrusive_ptr<c10d::Work> holdTransfer(const char* operation, c10d::OpType type, at::Tensor tensor, int peer,
+                                              bool isSend);
   c10::intrusive_ptr<c10d::Work> launchTransfers(const char* operation, c10d::OpType type,
                                                  std::vector<at::Tensor> outputs, std::vector<at::Tensor> keepAlive,
                                                  std::vector<Transfer> transfers, const at::Tensor& like);
   void checkOpen(const char* operation);
   void checkPeer(int peer, const char* operation, const char* role);
 
+  // What a held-back Work reaches its group through: cleared at shutdown, after the last flush.
+  struct FlushHandle {
+    std::mutex lock;
+    HetcclProcessGroup* group = nullptr;
+  };
+  std::shared_ptr<FlushHandle> flushHandle_;
+  std::mutex heldLock_;
+  std::vector<Transfer> heldTransfers_;
+  std::vector<c10::intrusive_ptr<HetcclWork>> heldWorks_;
   std::mutex shutdownLock_;
   hetcclComm_t comm_ = nullptr;
   hetcclStream_t stream_ = nullptr;

@@ -12,7 +12,18 @@ HetcclWork::HetcclWork(int rank, c10d::OpType type, const char* title, std::vect
       groupTimeout_(groupTimeout),
       future_(c10::make_intrusive<c10::ivalue::Future>(c10::ListType::create(c10::TensorType::get()))) {}
 
+bool HetcclWork::isCompleted() {
+  if (beforeWait) beforeWait();
+  return c10d::Work::isCompleted();
+}
+
+c10::intrusive_ptr<c10::ivalue::Future> HetcclWork::getFuture() {
+  if (beforeWait) beforeWait();
+  return future_;
+}
+
 bool HetcclWork::wait(std::chrono::milliseconds timeout) {
+  if (beforeWait) beforeWait();
   // torch passes 0 (kNoTimeout) or -1 (unset) for "no timeout of its own".
   const std::chrono::milliseconds limit = timeout.count() <= 0 ? groupTimeout_ : timeout;
   {

@@ -25,7 +25,8 @@ class HetcclWork : public c10d::Work {
   // Waits until the operation completed; throws its failure, or a timeout once `timeout` (the
   // group's when none is given) has passed.
   bool wait(std::chrono::milliseconds timeout) override;
-  c10::intrusive_ptr<c10::ivalue::Future> getFuture() override { return future_; }
+  bool isCompleted() override;
+  c10::intrusive_ptr<c10::ivalue::Future> getFuture() override;
   std::vector<at::Tensor> result() override { return outputs_; }
 
   // For the completion thread: the stream has passed the operation (`failure` null) or the
@@ -38,6 +39,9 @@ class HetcclWork : public c10d::Work {
   // Runs once the operation completed, before the Work is marked done (copies a result out of
   // a temporary).
   std::function<void()> afterCompletion;
+  // Run before anyone waits for or asks about the Work: a send or receive is held back until
+  // then, so that it can be launched in one group with the ones issued after it.
+  std::function<void()> beforeWait;
 
  private:
   std::vector<at::Tensor> outputs_;
