@@ -39,6 +39,12 @@ def mpi_world():
     return _C.mpi_world()
 
 
+def finalize():
+    """Frees every hetccl communicator and finalises MPI if hetccl initialised it; what exit
+    does anyway, for programs that leave with os._exit."""
+    _C.shutdown()
+
+
 def _hetccl_group(group):
     pg = group if group is not None else dist.distributed_c10d._get_default_group()
     if not isinstance(pg, _C.ProcessGroupHetccl) and hasattr(pg, "_get_backend"):
