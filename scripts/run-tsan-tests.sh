@@ -7,7 +7,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${HETCCL_BUILD_DIR:-$root/build}-tsan
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHETCCL_SANITIZE=thread \
-  -DHETCCL_BUILD_BENCH=OFF -DHETCCL_WITH_CUDA=OFF -DHETCCL_WITH_HIP=OFF >/dev/null
+  -DHETCCL_BUILD_BENCH=OFF -DHETCCL_WITH_CUDA=OFF -DHETCCL_WITH_HIP=OFF -DHETCCL_WITH_TORCH=OFF >/dev/null
 cmake --build "$build" -j "$(nproc)" --target hetccl-loopback-tests
 start=$SECONDS
 # gcc 12's ThreadSanitizer cannot start on kernels that randomise mmap with more bits than it

@@ -27,4 +27,18 @@ export PKG_CONFIG_PATH="$libdir:${PKG_CONFIG_PATH:-}"
 cc -std=c99 -Wall -Werror "${cflags[@]}" "$source_dir/test/package/consumer.c" -o "$work/consumer-pc" \
   $(pkg-config --cflags --libs hetccl)
 LD_LIBRARY_PATH="$(pkg-config --variable=libdir hetccl):${LD_LIBRARY_PATH:-}" "${launch[@]}" "$work/consumer-pc"
+# The torch.distributed backend, when it was built: installed in Debian's layout and found by
+# the interpreter with no LD_LIBRARY_PATH (the extension finds libhetccl through its RPATH).
+if [ -d "$work/prefix/lib/python3/dist-packages/hetccl" ]; then
+  echo "== python3 -c 'import hetccl.torch'"
+  PYTHONPATH="$work/prefix/lib/python3/dist-packages" "${launch[@]}" /usr/bin/python3 -c '
+import os, sys, torch, torch.distributed as dist, hetccl.torch as h
+rank, size = h.mpi_world()
+dist.init_process_group("hetccl", init_method="file://" + sys.argv[1], rank=rank, world_size=size)
+t = torch.ones(5) * (rank + 1)
+dist.all_reduce(t)
+assert t.tolist() == [3.0] * 5, t
+print("rank", rank, "all_reduce through the installed hetccl.torch:", t.tolist())
+' "$work/torch-store"
+fi
 echo "package test passed"
