@@ -11,7 +11,8 @@
 #      to nvidia, 2-3 to amd (hetccl-rank-env lines), hetccl-info sees 2 islands, and
 #      hetccl-perf is correct;
 #   3. train.sbatch with hetccl-train (TRAIN_PROGRAM, default BUILD_DIR/apps/examples/train/
-#      hetccl-train), if it is built (else that one check is skipped, and says so);
+#      hetccl-train), if it is built (else that one check is skipped, and says so); and
+#      train-torch.sbatch (DDP over the hetccl backend) if the torch extension is built;
 #   4. hetccl-rank-env.sh on the mixed node (gpu:nv:1,gpu:amd:1, where Slurm numbers the AMD
 #      GPU 1) and on the AMD node, against a fake PCI device tree: each rank keeps only its
 #      vendor's *_VISIBLE_DEVICES, renumbered for its vendor.
@@ -241,6 +242,23 @@ if [ -x "$train" ]; then
   fi
 else
   say "SKIPPED CHECK: training example: $train is not built (the other checks still count)"
+fi
+
+# 3b. PyTorch DDP over the hetccl backend, if the torch extension is built.
+if [ -d "$build/python/hetccl" ]; then
+  name="train-torch-mpirun"
+  if HETCCL_PYTHONPATH=$build/python TRAIN_ARGS="--steps 5" \
+    run_job "$name" "$scripts/train-torch.sbatch" --launcher mpirun; then
+    file=$work/out/$name.out
+    grep -q '^# hetccl-slurm: train-torch: exit status 0' "$file" || fail "$name: no exit status 0 line"
+    result=$(grep -m1 'parameters identical on every rank' "$file")
+    [[ $result == *"every rank: True"* ]] && pass "$name: $result" || fail "$name: no identical-parameters line"
+  else
+    fail "$name: job failed"
+    show_output "$work/out/$name.out"
+  fi
+else
+  say "SKIPPED CHECK: torch training: the torch extension is not built (the other checks still count)"
 fi
 
 # 4. Visible-device mapping against Slurm's real variables, with a fake PCI tree: the mixed
