@@ -10,6 +10,7 @@ The layers (docs/ARCHITECTURE.md), each allowed to include only itself and what 
   runtime     base, algorithms, device, transport
   core        everything below, and the public header
   nccl        the public header and core (the NCCL drop-in sits on top)
+  torch       the public header only (the torch backend is a client of the C API)
 """
 import re
 import sys
@@ -24,6 +25,7 @@ ALLOWED = {
     "runtime": {"base", "algorithms", "device", "transport", "runtime"},
     "core": {"base", "algorithms", "device", "transport", "runtime", "core", "hetccl"},
     "nccl": {"base", "core", "nccl", "hetccl"},
+    "torch": {"torch", "hetccl"},
 }
 # System headers a layer must not use, whatever it includes of the project.
 FORBIDDEN_SYSTEM = {
