@@ -65,9 +65,12 @@ class HetcclProcessGroup : public BackendBase {
   c10::intrusive_ptr<c10d::Work> recvAnysource(std::vector<at::Tensor>& tensors, int tag) override;
   c10::intrusive_ptr<c10d::Work> barrier(const c10d::BarrierOptions& opts = c10d::BarrierOptions()) override;
 
-  // batch_isend_irecv's bracket: the sends and receives between are launched as one group.
+#if TORCH_VERSION_MAJOR < 2
+  // batch_isend_irecv's bracket in 1.x: the sends and receives between are launched as one
+  // group.  (2.x changed these hooks' signatures; there the first wait launches them.)
   void startCoalescing() override {}
   void endCoalescing(std::vector<c10::intrusive_ptr<c10d::Work>>& works) override { flushTransfers(); }
+#endif
 
   // Launches the sends and receives held back so far as one hetccl group (below).
   void flushTransfers();
