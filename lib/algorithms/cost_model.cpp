@@ -238,6 +238,13 @@ double islandSeconds(const OpCost& op, size_t elementSize, const CostParameters&
 }  // namespace
 
 double predictSeconds(const CostQuery& query, const CostParameters& parameters) {
+  return explainSeconds(query, parameters).total;
+}
+
+CostBreakdown explainSeconds(const CostQuery& query, const CostParameters& parameters) {
+  static const char* const kResourceNames[5] = {"egress intra", "egress inter", "ingress intra", "ingress inter",
+                                                "device"};
+  CostBreakdown breakdown;
   thread_local SummaryMemo memo;
   const std::shared_ptr<const PlanSummary> summary = memo.get(query);
   const size_t chunkElements = std::max<size_t>(1, query.chunkBytes / query.elementSize);
@@ -251,9 +258,14 @@ double predictSeconds(const CostQuery& query, const CostParameters& parameters) 
   size_t pipelines = 0;
   for (const PlanSummary::Rank& rank : summary->ranks)
     pipelines = std::max(pipelines, (rank.largestOp + chunkElements - 1) / chunkElements);
-  if (pipelines == 0) return parameters.stepOverhead + islandTime;
+  breakdown.islandSteps = islandTime;
+  if (pipelines == 0) {
+    breakdown.total = parameters.stepOverhead + islandTime;
+    return breakdown;
+  }
   // Costs of the first (full-size) pipeline; later pipelines are the same or smaller.
   std::vector<double> stepTime(summary->steps, 0.0);
+  std::vector<bool> stepCrosses(summary->steps, false);
   double busiest = 0;  // the most any one resource of any rank is busy per pipeline
   for (const PlanSummary::Rank& rank : summary->ranks) {
     double busy[5] = {0, 0, 0, 0, 0};
@@ -264,20 +276,34 @@ double predictSeconds(const CostQuery& query, const CostParameters& parameters) 
           stepCost(ops + run.opsBegin, ops + run.opsEnd, chunkElements, query.elementSize, parameters, &any);
       if (!any) continue;
       // Step by step, so that the sums round exactly as without runs.
+      const bool crosses = cost.busy[1] > 0 || cost.busy[3] > 0;
       for (size_t s = run.firstStep; s < run.firstStep + run.steps; ++s) {
         stepTime[s] = std::max(stepTime[s], cost.seconds);
+        if (crosses) stepCrosses[s] = true;
         for (int r = 0; r < 5; ++r) busy[r] += cost.busy[r];
       }
     }
-    busiest = std::max({busiest, busy[0], busy[1], busy[2], busy[3], busy[4]});
+    for (int r = 0; r < 5; ++r)
+      if (busy[r] > busiest) {
+        busiest = busy[r];
+        breakdown.busiestResource = kResourceNames[r];
+      }
   }
   double latency = 0;
-  for (double t : stepTime) latency += t;
+  for (size_t s = 0; s < stepTime.size(); ++s) {
+    latency += stepTime[s];
+    (stepCrosses[s] ? breakdown.latencyAcross : breakdown.latencyInIsland) += stepTime[s];
+  }
   // Either each slot's pipelines run back to back (latency bound), or the busiest resource
   // never rests once the first pipeline has filled the plan (throughput bound).
   const double depth = std::max(1, std::min<int>(query.pipelineDepth, static_cast<int>(pipelines)));
   const double m = static_cast<double>(pipelines);
-  return islandTime + std::max(std::ceil(m / depth) * latency, latency + (m - 1) * busiest);
+  breakdown.latency = latency;
+  breakdown.busiest = busiest;
+  breakdown.pipelines = pipelines;
+  breakdown.depth = static_cast<int>(depth);
+  breakdown.total = islandTime + std::max(std::ceil(m / depth) * latency, latency + (m - 1) * busiest);
+  return breakdown;
 }
 
 }  // namespace hetccl

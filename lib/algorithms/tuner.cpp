@@ -34,7 +34,10 @@ std::vector<Algorithm> Tuner::candidates(Collective collective) const {
   // Island-aware algorithms on a single island are the ring again: skip the duplicates.
   if (topology_.islandCount() == 1)
     result.erase(std::remove_if(result.begin(), result.end(),
-                                [](Algorithm a) { return a == Algorithm::Hierarchical || a == Algorithm::Torus; }),
+                                [](Algorithm a) {
+                                  return a == Algorithm::Hierarchical || a == Algorithm::Torus ||
+                                         a == Algorithm::HierarchicalHalving || a == Algorithm::HierarchicalTree;
+                                }),
                  result.end());
   return result;
 }
