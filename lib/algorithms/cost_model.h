@@ -40,8 +40,8 @@ struct CostQuery {
 };
 
 // Predicted seconds.  Ranks are sampled when there are many (the first, a middle and the last
-// rank of a bounded set of islands, see cost_model.cpp), since plans are symmetric within
-// islands and across islands of one role.
+// rank of every island, or of a bounded set of them when there are many: see
+// sampledIslands), since plans are symmetric within islands and across islands of one role.
 double predictSeconds(const CostQuery& query, const CostParameters& parameters);
 
 // The same prediction taken apart, for tools (hetccl-sim --explain): total =
