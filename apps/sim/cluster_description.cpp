@@ -188,36 +188,69 @@ bool parseClusterDescription(std::istream& input, ClusterDescription* cluster, D
   return true;
 }
 
-hetccl::TopologyView topologyOf(const ClusterDescription& cluster) {
-  std::vector<int> islandOfRank;
-  islandOfRank.reserve(cluster.rankCount());
-  auto addNode = [&](int island) {
-    islandOfRank.insert(islandOfRank.end(), cluster.islands[island].ranksPerNode, island);
-  };
+namespace {
+
+// The node order of the layout: (declared island, node within it) in rank order.
+std::vector<std::pair<int, int>> nodesInRankOrder(const ClusterDescription& cluster) {
+  std::vector<std::pair<int, int>> order;
   const int islands = static_cast<int>(cluster.islands.size());
   if (cluster.layout == RankLayout::Contiguous) {
     for (int island = 0; island < islands; ++island)
-      for (int node = 0; node < cluster.islands[island].nodes; ++node) addNode(island);
+      for (int node = 0; node < cluster.islands[island].nodes; ++node) order.emplace_back(island, node);
   } else {
     int mostNodes = 0;
     for (const IslandDescription& island : cluster.islands) mostNodes = std::max(mostNodes, island.nodes);
     for (int node = 0; node < mostNodes; ++node)
       for (int island = 0; island < islands; ++island)
-        if (node < cluster.islands[island].nodes) addNode(island);
+        if (node < cluster.islands[island].nodes) order.emplace_back(island, node);
+  }
+  return order;
+}
+
+}  // namespace
+
+const char* islandScopeName(hetccl::IslandScope scope) { return scope == hetccl::IslandScope::Node ? "node" : "job"; }
+
+std::vector<FormedIsland> formedIslands(const ClusterDescription& cluster, hetccl::IslandScope scope) {
+  std::vector<FormedIsland> formed;
+  if (scope == hetccl::IslandScope::Job) {
+    for (size_t i = 0; i < cluster.islands.size(); ++i) {
+      const IslandDescription& island = cluster.islands[i];
+      hetccl::LinkCost link = island.intraNode;
+      if (island.nodes > 1) link = slower(link, cluster.network);
+      formed.push_back(FormedIsland{static_cast<int>(i), island.nodes * island.ranksPerNode, link});
+    }
+    return formed;
+  }
+  for (const auto& [island, node] : nodesInRankOrder(cluster)) {
+    (void)node;
+    formed.push_back(FormedIsland{island, cluster.islands[island].ranksPerNode, cluster.islands[island].intraNode});
+  }
+  return formed;
+}
+
+hetccl::TopologyView topologyOf(const ClusterDescription& cluster, hetccl::IslandScope scope) {
+  std::vector<int> islandOfRank;
+  islandOfRank.reserve(cluster.rankCount());
+  // Job scope: one island id per declared island; node scope: one per node.
+  int nodeId = 0;
+  for (const auto& [island, node] : nodesInRankOrder(cluster)) {
+    (void)node;
+    const int id = scope == hetccl::IslandScope::Job ? island : nodeId++;
+    islandOfRank.insert(islandOfRank.end(), cluster.islands[island].ranksPerNode, id);
   }
   hetccl::TopologyView view = hetccl::TopologyView::fromIslandIds(islandOfRank);
-  // fromIslandIds numbers islands by first appearance: the declaration order, in both layouts.
-  for (const IslandDescription& island : cluster.islands) view.islandLibrary.push_back(island.library != "none");
+  // fromIslandIds numbers islands by first appearance, as formedIslands lists them.
+  for (const FormedIsland& island : formedIslands(cluster, scope))
+    view.islandLibrary.push_back(cluster.islands[island.declared].library != "none");
   return view;
 }
 
-hetccl::CostParameters costParametersOf(const ClusterDescription& cluster) {
+hetccl::CostParameters costParametersOf(const ClusterDescription& cluster, hetccl::IslandScope scope) {
   hetccl::CostParameters costs;
-  costs.intraIsland = cluster.islands.front().intraNode;
-  for (const IslandDescription& island : cluster.islands) {
-    costs.intraIsland = slower(costs.intraIsland, island.intraNode);
-    if (island.nodes > 1) costs.intraIsland = slower(costs.intraIsland, cluster.network);
-  }
+  const std::vector<FormedIsland> islands = formedIslands(cluster, scope);
+  costs.intraIsland = islands.front().link;
+  for (const FormedIsland& island : islands) costs.intraIsland = slower(costs.intraIsland, island.link);
   // A single one-node island never crosses the network; keep the library default there.
   if (cluster.networkSet) costs.interIsland = cluster.network;
   costs.gamma = 1.0 / cluster.reduceBytesPerSecond;

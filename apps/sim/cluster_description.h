@@ -27,10 +27,14 @@
 // Tb/s (bits); DURATION and LATENCY a number with s ms us ns.  `reduce`, `copy` and
 // `step_overhead` default to the library's CostParameters defaults.
 //
+// Island scope (HETCCL_ISLAND_SCOPE, hetccl-sim --island-scope): the library forms one island
+// per vendor and node by default (`node`), or one per vendor across nodes (`job`).  A declared
+// island of N nodes is then N islands of R ranks, or one of N x R.
+//
 // Simplification: the cost model has one link class for every pair of ranks inside an
 // island and one across islands.  The intra-island class is therefore the slowest link that
-// any island uses inside itself: its `intra` link, and the network too when it spans nodes
-// (slowest = the larger latency and the smaller bandwidth, taken separately).
+// any island uses inside itself: its `intra` link, and, with job scope, the network too when
+// it spans nodes (slowest = the larger latency and the smaller bandwidth, taken separately).
 #pragma once
 
 #include <istream>
@@ -39,6 +43,7 @@
 
 #include "algorithms/cost_model.h"
 #include "algorithms/topology_view.h"
+#include "base/setting_modes.h"
 
 namespace hetccl_sim {
 
@@ -77,10 +82,20 @@ constexpr int kMaxSimulatedRanks = 1 << 20;
 
 bool parseClusterDescription(std::istream& input, ClusterDescription* cluster, DescriptionError* error);
 
-// Ranks numbered by the layout; island indices in declaration order.
-hetccl::TopologyView topologyOf(const ClusterDescription& cluster);
+// Ranks numbered by the layout; islands as `scope` forms them, numbered by first rank.
+hetccl::TopologyView topologyOf(const ClusterDescription& cluster, hetccl::IslandScope scope);
 // See "Simplification" above.
-hetccl::CostParameters costParametersOf(const ClusterDescription& cluster);
+hetccl::CostParameters costParametersOf(const ClusterDescription& cluster, hetccl::IslandScope scope);
+
+// One island of the job as `scope` forms it: its size and the link its members share.
+struct FormedIsland {
+  int declared = 0;  // index into ClusterDescription::islands
+  int ranks = 0;
+  hetccl::LinkCost link;  // the slowest link inside it
+};
+// The formed islands, in topologyOf's island order.
+std::vector<FormedIsland> formedIslands(const ClusterDescription& cluster, hetccl::IslandScope scope);
+const char* islandScopeName(hetccl::IslandScope scope);  // "node", "job"
 
 // "150 GB/s 2 us" and the like, for the report's header.
 std::string describeLink(const hetccl::LinkCost& link);

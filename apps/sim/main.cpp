@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "base/settings_reader.h"
 #include "core/settings.h"
 #include "sim/cluster_description.h"
 #include "sim/report.h"
@@ -50,20 +51,30 @@ int run(int argc, const char* const* argv) {
   }
   if (options.pipelineDepth > 0) tuning.pipelineDepth = options.pipelineDepth;
 
+  // Islands as the library would form them: HETCCL_ISLAND_SCOPE, or --island-scope.
+  hetccl::IslandScope scope = hetccl::IslandScope::Node;
+  if (hetccl::Status status = hetccl::readEnum(hetccl::SettingId::IslandScope, &scope); !status.isOk()) {
+    std::cerr << "hetccl-sim: " << status.message() << "\n";
+    return kBadInput;
+  }
+  if (options.islandScope) scope = *options.islandScope;
+
   ReportContext context;
-  const hetccl::TopologyView topology = topologyOf(cluster);
+  const hetccl::TopologyView topology = topologyOf(cluster, scope);
+  const std::vector<FormedIsland> islands = formedIslands(cluster, scope);
   context.options = &options;
   context.cluster = &cluster;
   context.topology = &topology;
-  context.costs = costParametersOf(cluster);
+  context.scope = scope;
+  context.costs = costParametersOf(cluster, scope);
   context.tuning = tuning;
   // A forced algorithm the islands cannot run fails communicator creation in the library.
   if (hetccl::Status status = hetccl::Tuner(topology, context.costs, tuning).validate(); !status.isOk()) {
     std::cerr << "hetccl-sim: " << status.message() << "\n";
     return kBadInput;
   }
-  std::vector<SizePrediction> rows =
-      predictSweep(topology, context.costs, tuning, options.collective, options.elementSize, sizeSweep(options));
+  std::vector<SizePrediction> rows = predictSweep(topology, islands, context.costs, tuning, options.collective,
+                                                  options.elementSize, sizeSweep(options));
   if (options.json)
     printJson(std::cout, context, rows);
   else

@@ -34,6 +34,30 @@ hetccl_apps::Json predictionJson(const hetccl::TuningChoice& choice, double busB
                            {"busbw_gbps", predicted(busBandwidth / 1e9)}};
 }
 
+// " 1.23": the prediction over the row's bound, "-" where there is none.
+std::string boundRatio(const SizePrediction& row, double seconds) {
+  return row.hasBound ? format(" %5.2f", seconds / row.bound.total) : std::string("     -");
+}
+
+hetccl_apps::Json boundJson(const AllReduceBound& bound) {
+  return hetccl_apps::Json{
+      {"total_us", predicted(bound.total * 1e6)},   {"overlapped_us", predicted(bound.overlapped * 1e6)},
+      {"island_us", predicted(bound.island * 1e6)}, {"cross_us", predicted(bound.cross * 1e6)},
+      {"reduce_us", predicted(bound.reduce * 1e6)}, {"latency_us", predicted(bound.latency * 1e6)}};
+}
+
+hetccl_apps::Json breakdownJson(const hetccl::CostBreakdown& b) {
+  return hetccl_apps::Json{{"time_us", predicted(b.total * 1e6)},
+                           {"island_steps_us", predicted(b.islandSteps * 1e6)},
+                           {"pipelines", b.pipelines},
+                           {"depth", b.depth},
+                           {"latency_us", predicted(b.latency * 1e6)},
+                           {"latency_in_islands_us", predicted(b.latencyInIsland * 1e6)},
+                           {"latency_across_us", predicted(b.latencyAcross * 1e6)},
+                           {"busiest_us", predicted(b.busiest * 1e6)},
+                           {"busiest_resource", b.busiestResource}};
+}
+
 std::string chunkSetting(const hetccl::TunerSettings& tuning) {
   return tuning.chunkBytesSet ? byteLabel(tuning.chunkBytes) : "tuner's choice";
 }
@@ -48,7 +72,11 @@ void printTable(std::ostream& out, const ReportContext& context, const std::vect
     out << (i ? "," : "") << " " << island.name << " " << island.nodes << "x" << island.ranksPerNode << " (intra "
         << describeLink(island.intraNode) << (island.library != "none" ? ", library " + island.library : "") << ")";
   }
-  out << "; layout " << layoutName(cluster.layout) << " (" << context.topology->describe() << ")\n";
+  const std::string formed = context.topology->islandCount() <= 16
+                                 ? context.topology->describe()
+                                 : std::to_string(context.topology->islandCount()) + " islands";
+  out << "; layout " << layoutName(cluster.layout) << ", island scope " << islandScopeName(context.scope) << " ("
+      << formed << ")\n";
   const hetccl::CostParameters& c = context.costs;
   out << "# cost model: intra-island " << describeLink(c.intraIsland) << ", inter-island "
       << describeLink(c.interIsland) << format(", reduce %.4g GB/s", 1 / c.gamma / 1e9)
@@ -56,31 +84,54 @@ void printTable(std::ostream& out, const ReportContext& context, const std::vect
   out << "# " << hetccl::collectiveName(context.options->collective) << ", " << context.options->typeName
       << ", algorithm " << (context.tuning.forced ? hetccl::algorithmName(*context.tuning.forced) : "auto")
       << ", chunk " << chunkSetting(context.tuning) << ", depth " << context.tuning.pipelineDepth
-      << "; time in us, busbw in GB/s\n";
+      << "; time in us, busbw in GB/s, xbnd: time / bound\n";
+  out << "# bound: all-reduce lower bound (island + cross-island + reduce + 2 log2 latency terms, phases not "
+         "overlapped; docs/SIM.md)\n";
   // Algorithm names over their two columns; "-" where the algorithm cannot run.
   out << "#" << std::string(23, ' ');
   for (hetccl::Algorithm algorithm : hetccl::allAlgorithms()) {
     char text[32];
-    std::snprintf(text, sizeof text, " %17s", hetccl::algorithmName(algorithm));
+    std::snprintf(text, sizeof text, " %23s", hetccl::algorithmName(algorithm));
     out << text;
   }
   out << "  tuner's pick\n";
   out << "#     size(B)      count";
-  for (size_t i = 0; i < hetccl::allAlgorithms().size(); ++i) out << "       time  busbw";
-  out << "    pick  chunk       time  busbw\n";
+  for (size_t i = 0; i < hetccl::allAlgorithms().size(); ++i) out << "       time  busbw  xbnd";
+  out << "       pick  chunk       time  busbw       bound  xbnd\n";
   for (const SizePrediction& row : rows) {
     char text[64];
     std::snprintf(text, sizeof text, "%13zu %10zu", row.bytes, row.count);
     out << text;
     for (const AlgorithmPrediction& p : row.algorithms) {
       if (!p.applies)
-        out << "          -      -";
+        out << "          -      -     -";
       else
-        out << format(" %10.1f %6.2f", p.choice.predictedSeconds * 1e6, p.busBandwidth / 1e9);
+        out << format(" %10.1f %6.2f", p.choice.predictedSeconds * 1e6, p.busBandwidth / 1e9)
+            << boundRatio(row, p.choice.predictedSeconds);
     }
-    std::snprintf(text, sizeof text, "  %6s %6s", hetccl::algorithmName(row.pick.algorithm),
+    std::snprintf(text, sizeof text, "  %9s %6s", hetccl::algorithmName(row.pick.algorithm),
                   byteLabel(row.pick.chunkBytes).c_str());
-    out << text << format(" %10.1f %6.2f\n", row.pick.predictedSeconds * 1e6, row.pickBusBandwidth / 1e9);
+    out << text << format(" %10.1f %6.2f", row.pick.predictedSeconds * 1e6, row.pickBusBandwidth / 1e9)
+        << (row.hasBound ? format(" %11.1f", row.bound.total * 1e6) : std::string("           -"))
+        << boundRatio(row, row.pick.predictedSeconds) << "\n";
+  }
+  if (context.options->explain) printExplanation(out, rows);
+}
+
+void printExplanation(std::ostream& out, const std::vector<SizePrediction>& rows) {
+  out << "# explain: the pick's time = island steps + max(ceil(M/D) L, L + (M-1) B): M pipelines, D in flight,\n"
+         "# L one pipeline through every step (steps inside islands + steps crossing them), B the busiest resource\n";
+  for (const SizePrediction& row : rows) {
+    const hetccl::CostBreakdown& b = row.pickBreakdown;
+    out << format("# %13zu %9s: %.1f us = island steps %.1f + ", row.bytes, hetccl::algorithmName(row.pick.algorithm),
+                  b.total * 1e6, b.islandSteps * 1e6)
+        << format("max(%zu/%d x L, L + %zu x B); L %.1f (in islands %.1f, across %.1f), B %.1f (%s)\n", b.pipelines,
+                  b.depth, b.pipelines ? b.pipelines - 1 : 0, b.latency * 1e6, b.latencyInIsland * 1e6,
+                  b.latencyAcross * 1e6, b.busiest * 1e6, b.busiestResource);
+    if (row.hasBound)
+      out << format("# %13s bound: %.1f us = island %.1f + cross %.1f + reduce %.1f + latency %.1f; overlapped %.1f\n",
+                    "", row.bound.total * 1e6, row.bound.island * 1e6, row.bound.cross * 1e6, row.bound.reduce * 1e6,
+                    row.bound.latency * 1e6, row.bound.overlapped * 1e6);
   }
 }
 
@@ -102,17 +153,24 @@ void printJson(std::ostream& out, const ReportContext& context, const std::vecto
   Json results = Json::array();
   for (const SizePrediction& row : rows) {
     Json algorithms = Json::object();
-    for (const AlgorithmPrediction& p : row.algorithms)
-      algorithms[hetccl::algorithmName(p.algorithm)] =
-          p.applies ? predictionJson(p.choice, p.busBandwidth) : Json(nullptr);
-    results.push_back(Json{{"size", row.bytes},
-                           {"count", row.count},
-                           {"algorithms", algorithms},
-                           {"pick", predictionJson(row.pick, row.pickBusBandwidth)}});
+    for (const AlgorithmPrediction& p : row.algorithms) {
+      Json prediction = p.applies ? predictionJson(p.choice, p.busBandwidth) : Json(nullptr);
+      if (p.applies && row.hasBound) prediction["bound_ratio"] = predicted(p.choice.predictedSeconds / row.bound.total);
+      algorithms[hetccl::algorithmName(p.algorithm)] = prediction;
+    }
+    Json result{{"size", row.bytes},
+                {"count", row.count},
+                {"algorithms", algorithms},
+                {"pick", predictionJson(row.pick, row.pickBusBandwidth)},
+                {"bound", row.hasBound ? boundJson(row.bound) : Json(nullptr)}};
+    if (context.options->explain) result["explain"] = breakdownJson(row.pickBreakdown);
+    results.push_back(result);
   }
   const Json document{{"cluster", context.options->clusterPath},
                       {"ranks", context.topology->nranks},
                       {"layout", layoutName(cluster.layout)},
+                      {"island_scope", islandScopeName(context.scope)},
+                      {"formed_islands", context.topology->islandCount()},
                       {"islands", islands},
                       {"cost_model", costModel},
                       {"collective", hetccl::collectiveName(context.options->collective)},

@@ -26,7 +26,7 @@ bool parseCollective(const std::string& name, hetccl::Collective* collective) {
 
 using hetccl_apps::Argument;
 
-enum LongOnlyKey : int { kChunk = hetccl_apps::kLongOnlyKey, kDepth, kJson };
+enum LongOnlyKey : int { kChunk = hetccl_apps::kLongOnlyKey, kDepth, kJson, kIslandScope, kExplain };
 
 const std::vector<hetccl_apps::Flag>& simFlags() {
   static const std::vector<hetccl_apps::Flag> flags = [] {
@@ -37,6 +37,10 @@ const std::vector<hetccl_apps::Flag>& simFlags() {
         {'t', "datatype", "TYPE", "element type, as hetccl-perf's -d (default float)"},
         {kChunk, "chunk", "BYTES", "fix the chunk size (default: the tuner chooses)"},
         {kDepth, "depth", "D", "pipeline depth (default: the library's, 4)"},
+        {kIslandScope, "island-scope", "SCOPE",
+         "node: an island per vendor and node, as the library forms them\n(default, or HETCCL_ISLAND_SCOPE); job: per "
+         "vendor"},
+        {kExplain, "explain", nullptr, "per size, the pick's time by phase and the bound's terms"},
         {kJson, "json", nullptr, "JSON instead of the table"},
         {'h', "help", nullptr, "this text"},
     };
@@ -67,6 +71,15 @@ std::string applyFlag(const Argument& a, SimOptions& o) {
     case kChunk: return hetccl_apps::readByteSize(a, 1, &o.chunkBytes);
     case kDepth: return hetccl_apps::readInteger(a, 1, 64, &o.pipelineDepth);
     case kJson: o.json = true; return "";
+    case kExplain: o.explain = true; return "";
+    case kIslandScope:
+      if (a.value == "node")
+        o.islandScope = hetccl::IslandScope::Node;
+      else if (a.value == "job")
+        o.islandScope = hetccl::IslandScope::Job;
+      else
+        return hetccl_apps::invalidValue(a, "node or job");
+      return "";
   }
   return "unhandled option " + a.spelling;
 }
@@ -103,10 +116,11 @@ bool parseSimOptions(int argc, const char* const* argv, SimOptions* options, std
 
 std::string simUsage(const std::string& program) {
   return "usage: " + program +
-         " FILE [-b MIN] [-e MAX] [-f FACTOR] [-c COLLECTIVE] [-t TYPE] [--chunk BYTES] [--depth D] [--json]\n"
+         " FILE [-b MIN] [-e MAX] [-f FACTOR] [-c COLLECTIVE] [-t TYPE] [--chunk BYTES] [--depth D]\n"
+         "       [--island-scope node|job] [--explain] [--json]\n"
          "  FILE is a cluster description (see docs/SIM.md)\n" +
          hetccl_apps::describeFlags(simFlags()) +
-         "HETCCL_ALGO, HETCCL_CHUNK_BYTES and HETCCL_PIPELINE_DEPTH act as in the library.\n";
+         "HETCCL_ALGO, HETCCL_CHUNK_BYTES, HETCCL_PIPELINE_DEPTH and HETCCL_ISLAND_SCOPE act as in the library.\n";
 }
 
 std::vector<size_t> sizeSweep(const SimOptions& options) {

@@ -1,9 +1,10 @@
 // Command line of hetccl-sim:
 //   hetccl-sim FILE [-b MIN] [-e MAX] [-f FACTOR] [-c COLLECTIVE] [-t TYPE] [--chunk BYTES]
-//              [--depth D] [--json]
+//              [--depth D] [--island-scope node|job] [--explain] [--json]
 // Sizes as hetccl-perf's (nccl-tests': total bytes of the larger buffer, K/M/G binary
-// suffixes).  --chunk and --depth override HETCCL_CHUNK_BYTES and HETCCL_PIPELINE_DEPTH,
-// which the sim reads as the library does (so does HETCCL_ALGO).  Read by getopt_long like
+// suffixes).  --chunk, --depth and --island-scope override HETCCL_CHUNK_BYTES,
+// HETCCL_PIPELINE_DEPTH and HETCCL_ISLAND_SCOPE, which the sim reads as the library does (so
+// does HETCCL_ALGO).  Read by getopt_long like
 // the other tools (common/command_line.h), so -b, -e, -f, -c and -t also have hetccl-perf's
 // long names (--minbytes ...).  Pure, for the unit tests.
 #pragma once
@@ -12,7 +13,10 @@
 #include <string>
 #include <vector>
 
+#include <optional>
+
 #include "algorithms/plan.h"
+#include "base/setting_modes.h"
 
 namespace hetccl_sim {
 
@@ -24,8 +28,10 @@ struct SimOptions {
   hetccl::Collective collective = hetccl::Collective::AllReduce;
   std::string typeName = "float";
   size_t elementSize = 4;
-  size_t chunkBytes = 0;  // 0: the tuner chooses (or HETCCL_CHUNK_BYTES)
-  int pipelineDepth = 0;  // 0: the library's setting
+  size_t chunkBytes = 0;                           // 0: the tuner chooses (or HETCCL_CHUNK_BYTES)
+  int pipelineDepth = 0;                           // 0: the library's setting
+  std::optional<hetccl::IslandScope> islandScope;  // empty: HETCCL_ISLAND_SCOPE
+  bool explain = false;                            // per-phase breakdown of the pick
   bool json = false;
   bool help = false;
 };

@@ -25,9 +25,10 @@ hetccl_perf::Collective perfCollective(hetccl::Collective collective) {
   return same;
 }
 
-std::vector<SizePrediction> predictSweep(const hetccl::TopologyView& topology, const hetccl::CostParameters& costs,
-                                         const hetccl::TunerSettings& tuning, hetccl::Collective collective,
-                                         size_t elementSize, const std::vector<size_t>& sizes) {
+std::vector<SizePrediction> predictSweep(const hetccl::TopologyView& topology, const std::vector<FormedIsland>& islands,
+                                         const hetccl::CostParameters& costs, const hetccl::TunerSettings& tuning,
+                                         hetccl::Collective collective, size_t elementSize,
+                                         const std::vector<size_t>& sizes) {
   hetccl::Tuner tuner(topology, costs, tuning);
   const size_t ranksPerCount = countIsPerRank(collective) ? static_cast<size_t>(topology.nranks) : 1;
   const double factor = hetccl_perf::busBandwidthFactor(perfCollective(collective), topology.nranks);
@@ -57,6 +58,12 @@ std::vector<SizePrediction> predictSweep(const hetccl::TopologyView& topology, c
     }
     row.pick = tuner.choose(request, elementSize);
     row.pickBusBandwidth = bytes / row.pick.predictedSeconds * factor;
+    row.pickBreakdown = hetccl::explainSeconds(
+        hetccl::CostQuery{row.pick.algorithm, request, elementSize, row.pick.chunkBytes, tuning.pipelineDepth}, costs);
+    if (collective == hetccl::Collective::AllReduce) {
+      row.hasBound = true;
+      row.bound = allReduceBound(islands, costs, bytes);
+    }
     rows.push_back(row);
   }
   return rows;

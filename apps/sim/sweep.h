@@ -8,6 +8,7 @@
 
 #include "algorithms/tuner.h"
 #include "perf/perf_types.h"
+#include "sim/bound.h"
 
 namespace hetccl_sim {
 
@@ -24,6 +25,9 @@ struct SizePrediction {
   std::vector<AlgorithmPrediction> algorithms;  // in allAlgorithms() order
   hetccl::TuningChoice pick;
   double pickBusBandwidth = 0;
+  hetccl::CostBreakdown pickBreakdown;  // the pick's prediction taken apart
+  bool hasBound = false;                // all-reduce only
+  AllReduceBound bound;
 };
 
 // hetccl-perf's collective of the same name (both use nccl-tests' names), so the sim's bus
@@ -31,8 +35,10 @@ struct SizePrediction {
 hetccl_perf::Collective perfCollective(hetccl::Collective collective);
 
 // One row per size; sizes whose count rounds to that of the previous row are dropped.
-std::vector<SizePrediction> predictSweep(const hetccl::TopologyView& topology, const hetccl::CostParameters& costs,
-                                         const hetccl::TunerSettings& tuning, hetccl::Collective collective,
-                                         size_t elementSize, const std::vector<size_t>& sizes);
+// `islands` (formedIslands of the topology's cluster) give the all-reduce's bound.
+std::vector<SizePrediction> predictSweep(const hetccl::TopologyView& topology, const std::vector<FormedIsland>& islands,
+                                         const hetccl::CostParameters& costs, const hetccl::TunerSettings& tuning,
+                                         hetccl::Collective collective, size_t elementSize,
+                                         const std::vector<size_t>& sizes);
 
 }  // namespace hetccl_sim

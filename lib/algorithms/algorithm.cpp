@@ -29,9 +29,11 @@ bool algorithmApplies(Algorithm algorithm, Collective collective, const Topology
       if (!topology.equalIslands())
         return no("torus needs islands of equal size (this communicator has " + topology.describe() + ")");
       return true;
+    case Algorithm::HierarchicalHalving:
+    case Algorithm::HierarchicalTree:
     case Algorithm::Small:
       if (collective != Collective::AllReduce)
-        return no(std::string("small has no ") + collectiveName(collective) + " plan");
+        return no(std::string(algorithmName(algorithm)) + " has no " + collectiveName(collective) + " plan");
       return true;
   }
   return no("unknown algorithm");
@@ -44,6 +46,8 @@ RankPlan buildPlan(Algorithm algorithm, const PlanRequest& request, int rank) {
     case Algorithm::Native: plan = buildFlatPlan(request, rank); break;
     case Algorithm::Torus: plan = buildTorusAllReduce(request, rank); break;
     case Algorithm::Small: plan = buildTreeAllReduce(request, rank); break;
+    case Algorithm::HierarchicalHalving: plan = buildHalvingDoublingAllReduce(request, rank); break;
+    case Algorithm::HierarchicalTree: plan = buildIslandTreeAllReduce(request, rank); break;
     case Algorithm::Hierarchical:
       switch (request.collective) {
         case Collective::AllReduce: plan = buildHierarchicalAllReduce(request, rank); break;

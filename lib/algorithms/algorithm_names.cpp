@@ -7,6 +7,8 @@ const char* algorithmName(Algorithm algorithm) {
     case Algorithm::Ring: return "ring";
     case Algorithm::Hierarchical: return "hier";
     case Algorithm::Torus: return "torus";
+    case Algorithm::HierarchicalHalving: return "hier-rhd";
+    case Algorithm::HierarchicalTree: return "hier-tree";
     case Algorithm::Small: return "small";
     case Algorithm::Native: return "native";
   }
@@ -14,7 +16,12 @@ const char* algorithmName(Algorithm algorithm) {
 }
 
 const std::vector<Algorithm>& allAlgorithms() {
-  static const std::vector<Algorithm> all{Algorithm::Ring, Algorithm::Hierarchical, Algorithm::Torus, Algorithm::Small,
+  static const std::vector<Algorithm> all{Algorithm::Ring,
+                                          Algorithm::Hierarchical,
+                                          Algorithm::Torus,
+                                          Algorithm::HierarchicalHalving,
+                                          Algorithm::HierarchicalTree,
+                                          Algorithm::Small,
                                           Algorithm::Native};
   return all;
 }

@@ -8,9 +8,9 @@
 
 namespace hetccl {
 
-enum class Algorithm { Ring, Hierarchical, Torus, Small, Native };
+enum class Algorithm { Ring, Hierarchical, Torus, HierarchicalHalving, HierarchicalTree, Small, Native };
 
-const char* algorithmName(Algorithm algorithm);  // "ring", "hier", "torus", "small", "native"
+const char* algorithmName(Algorithm algorithm);  // "ring", "hier", "torus", "hier-rhd", "hier-tree", "small", "native"
 const std::vector<Algorithm>& allAlgorithms();
 
 }  // namespace hetccl

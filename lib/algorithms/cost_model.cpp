@@ -12,6 +12,32 @@ namespace hetccl {
 
 namespace {
 
+// Islands whose ranks stand for all: every island when there are few; otherwise the islands
+// whose roles differ in some plan -- the first and last two and a middle one (ring
+// neighbours, tree roots and leaves), both sides of the largest power of two P <= N and of
+// N - P (recursive halving/doubling folds islands P.. into islands 0..), and the first and
+// last island of every size (the slowest island).  Plans of islands of one size and role are
+// the same up to relabelling, and a job of 12,288 islands would otherwise build 36,864 plans.
+std::vector<int> sampledIslands(const TopologyView& topology) {
+  const int N = topology.islandCount();
+  std::set<int> islands;
+  if (N <= 32) {
+    for (int island = 0; island < N; ++island) islands.insert(island);
+  } else {
+    int P = 1;
+    while (2 * P <= N) P *= 2;
+    for (int island : {0, 1, N / 2, N - 2, N - 1, P - 1, P, N - P - 1, N - P})
+      if (island >= 0 && island < N) islands.insert(island);
+    std::set<int> sizesSeen;
+    for (int island = 0; island < N; ++island)
+      if (sizesSeen.insert(topology.islandSize(island)).second) islands.insert(island);
+    sizesSeen.clear();
+    for (int island = N - 1; island >= 0; --island)
+      if (sizesSeen.insert(topology.islandSize(island)).second) islands.insert(island);
+  }
+  return std::vector<int>(islands.begin(), islands.end());
+}
+
 std::vector<int> sampledRanks(const TopologyView& topology) {
   if (topology.nranks <= 64) {
     std::vector<int> all(topology.nranks);
@@ -19,7 +45,8 @@ std::vector<int> sampledRanks(const TopologyView& topology) {
     return all;
   }
   std::set<int> sample;
-  for (const auto& island : topology.members) {
+  for (int index : sampledIslands(topology)) {
+    const auto& island = topology.members[index];
     sample.insert(island.front());
     sample.insert(island[island.size() / 2]);
     sample.insert(island.back());
@@ -33,11 +60,37 @@ struct OpCost {
   OpKind kind;
   bool crossIsland;
   size_t count;
-  int islandSize;  // island collectives: the members taking part
+  int islandSize;    // island collectives: the members taking part
+  size_t times = 1;  // identical ops of one step, stored once
   bool operator==(const OpCost& o) const {
-    return kind == o.kind && crossIsland == o.crossIsland && count == o.count && islandSize == o.islandSize;
+    return kind == o.kind && crossIsland == o.crossIsland && count == o.count && islandSize == o.islandSize &&
+           times == o.times;
   }
 };
+
+bool sameCost(const OpCost& a, const OpCost& b) {
+  return a.kind == b.kind && a.crossIsland == b.crossIsland && a.count == b.count && a.islandSize == b.islandSize;
+}
+
+// Folds the identical ops of one step (ops [begin, end)) into the first of them, with a count
+// of how many: a hierarchical step at thousands of islands sends thousands of parts of equal
+// size, and there are rarely more than a few kinds in a step (a step with many kept as is
+// after kMaxKinds).  What a step costs is a sum over its ops of whole byte counts, exact in
+// doubles in any order, so the results are the same bits as op by op.
+void foldIdenticalOps(std::vector<OpCost>& ops, size_t begin) {
+  constexpr size_t kMaxKinds = 16;
+  size_t kept = begin;
+  for (size_t i = begin; i < ops.size(); ++i) {
+    size_t same = kept;
+    for (size_t k = begin; k < kept && k < begin + kMaxKinds; ++k)
+      if (sameCost(ops[k], ops[i])) same = k;
+    if (same < kept)
+      ops[same].times += ops[i].times;
+    else
+      ops[kept++] = ops[i];
+  }
+  ops.resize(kept);
+}
 
 // The sampled ranks' plans reduced to what the cost model reads, so that they are built once
 // for every chunk size the tuner tries, not once per chunk size.  Consecutive steps that cost
@@ -79,6 +132,7 @@ PlanSummary summarize(const CostQuery& query) {
         bool cross = op.peer >= 0 && topology.islandOf[op.peer] != topology.islandOf[rank];
         costs.ops.push_back(OpCost{op.kind, cross, op.kind == OpKind::Send ? op.src.count : op.dst.count, 0});
       }
+      foldIdenticalOps(costs.ops, begin);
       PlanSummary::StepRun* last = costs.runs.empty() ? nullptr : &costs.runs.back();
       if (last && std::equal(costs.ops.begin() + last->opsBegin, costs.ops.begin() + last->opsEnd,
                              costs.ops.begin() + begin, costs.ops.end())) {
@@ -176,7 +230,7 @@ StepCost stepCost(const OpCost* begin, const OpCost* end, size_t chunkElements, 
     const size_t count = std::min(op->count, chunkElements);
     if (count == 0) continue;
     *any = true;
-    double bytes = static_cast<double>(count * elementSize);
+    double bytes = static_cast<double>(count * elementSize * op->times);
     int linkClass = op->crossIsland ? 1 : 0;
     switch (op->kind) {
       case OpKind::Send:
@@ -238,6 +292,13 @@ double islandSeconds(const OpCost& op, size_t elementSize, const CostParameters&
 }  // namespace
 
 double predictSeconds(const CostQuery& query, const CostParameters& parameters) {
+  return explainSeconds(query, parameters).total;
+}
+
+CostBreakdown explainSeconds(const CostQuery& query, const CostParameters& parameters) {
+  static const char* const kResourceNames[5] = {"egress intra", "egress inter", "ingress intra", "ingress inter",
+                                                "device"};
+  CostBreakdown breakdown;
   thread_local SummaryMemo memo;
   const std::shared_ptr<const PlanSummary> summary = memo.get(query);
   const size_t chunkElements = std::max<size_t>(1, query.chunkBytes / query.elementSize);
@@ -251,9 +312,14 @@ double predictSeconds(const CostQuery& query, const CostParameters& parameters) 
   size_t pipelines = 0;
   for (const PlanSummary::Rank& rank : summary->ranks)
     pipelines = std::max(pipelines, (rank.largestOp + chunkElements - 1) / chunkElements);
-  if (pipelines == 0) return parameters.stepOverhead + islandTime;
+  breakdown.islandSteps = islandTime;
+  if (pipelines == 0) {
+    breakdown.total = parameters.stepOverhead + islandTime;
+    return breakdown;
+  }
   // Costs of the first (full-size) pipeline; later pipelines are the same or smaller.
   std::vector<double> stepTime(summary->steps, 0.0);
+  std::vector<bool> stepCrosses(summary->steps, false);
   double busiest = 0;  // the most any one resource of any rank is busy per pipeline
   for (const PlanSummary::Rank& rank : summary->ranks) {
     double busy[5] = {0, 0, 0, 0, 0};
@@ -264,20 +330,34 @@ double predictSeconds(const CostQuery& query, const CostParameters& parameters) 
           stepCost(ops + run.opsBegin, ops + run.opsEnd, chunkElements, query.elementSize, parameters, &any);
       if (!any) continue;
       // Step by step, so that the sums round exactly as without runs.
+      const bool crosses = cost.busy[1] > 0 || cost.busy[3] > 0;
       for (size_t s = run.firstStep; s < run.firstStep + run.steps; ++s) {
         stepTime[s] = std::max(stepTime[s], cost.seconds);
+        if (crosses) stepCrosses[s] = true;
         for (int r = 0; r < 5; ++r) busy[r] += cost.busy[r];
       }
     }
-    busiest = std::max({busiest, busy[0], busy[1], busy[2], busy[3], busy[4]});
+    for (int r = 0; r < 5; ++r)
+      if (busy[r] > busiest) {
+        busiest = busy[r];
+        breakdown.busiestResource = kResourceNames[r];
+      }
   }
   double latency = 0;
-  for (double t : stepTime) latency += t;
+  for (size_t s = 0; s < stepTime.size(); ++s) {
+    latency += stepTime[s];
+    (stepCrosses[s] ? breakdown.latencyAcross : breakdown.latencyInIsland) += stepTime[s];
+  }
   // Either each slot's pipelines run back to back (latency bound), or the busiest resource
   // never rests once the first pipeline has filled the plan (throughput bound).
   const double depth = std::max(1, std::min<int>(query.pipelineDepth, static_cast<int>(pipelines)));
   const double m = static_cast<double>(pipelines);
-  return islandTime + std::max(std::ceil(m / depth) * latency, latency + (m - 1) * busiest);
+  breakdown.latency = latency;
+  breakdown.busiest = busiest;
+  breakdown.pipelines = pipelines;
+  breakdown.depth = static_cast<int>(depth);
+  breakdown.total = islandTime + std::max(std::ceil(m / depth) * latency, latency + (m - 1) * busiest);
+  return breakdown;
 }
 
 }  // namespace hetccl

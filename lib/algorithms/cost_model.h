@@ -40,7 +40,22 @@ struct CostQuery {
 };
 
 // Predicted seconds.  Ranks are sampled when there are many (the first, a middle and the last
-// rank of every island), since plans are symmetric within islands.
+// rank of every island, or of a bounded set of them when there are many: see
+// sampledIslands), since plans are symmetric within islands and across islands of one role.
 double predictSeconds(const CostQuery& query, const CostParameters& parameters);
+
+// The same prediction taken apart, for tools (hetccl-sim --explain): total =
+// islandSteps + max(ceil(pipelines / depth) * latency, latency + (pipelines - 1) * busiest).
+struct CostBreakdown {
+  double total = 0;
+  double islandSteps = 0;                         // vendor-library island collectives, run whole
+  double latency = 0;                             // one pipeline through every step (L)
+  double latencyInIsland = 0, latencyAcross = 0;  // L split: steps with no / some cross-island op
+  double busiest = 0;                             // the busiest resource per pipeline (B)
+  const char* busiestResource = "";               // "egress intra", ..., "device"
+  size_t pipelines = 0;
+  int depth = 0;
+};
+CostBreakdown explainSeconds(const CostQuery& query, const CostParameters& parameters);
 
 }  // namespace hetccl

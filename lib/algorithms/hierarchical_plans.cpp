@@ -1,5 +1,8 @@
 #include "algorithms/hierarchical_plans.h"
 
+#include "algorithms/all_reduce_layout.h"
+#include "algorithms/log_depth_cross_island.h"
+
 #include <algorithm>
 #include <utility>
 #include <vector>
@@ -8,7 +11,25 @@ namespace hetccl {
 
 namespace {
 
-enum class CrossIslandMethod { DirectExchange, Ring };
+// How the owners of a segment (one per island) all-reduce it across islands.  Direct exchange
+// and the ring cut each segment into one part per island; recursive halving/doubling into a
+// power of two of parts; the tree leaves it whole.  The choice sets AllReduceLayout's parts.
+enum class CrossIslandMethod { DirectExchange, Ring, HalvingDoubling, Tree };
+
+// The largest power of two <= n (n >= 1).
+int powerOfTwoAtMost(int n) {
+  int p = 1;
+  while (2 * p <= n) p *= 2;
+  return p;
+}
+
+int partsPerSegment(CrossIslandMethod method, int islands) {
+  switch (method) {
+    case CrossIslandMethod::HalvingDoubling: return powerOfTwoAtMost(islands);
+    case CrossIslandMethod::Tree: return 1;
+    default: return islands;
+  }
+}
 
 // The request's islands, or one island of all ranks when it names none.
 const TopologyView& topologyOf(const PlanRequest& request, TopologyView& fallback) {
@@ -16,111 +37,6 @@ const TopologyView& topologyOf(const PlanRequest& request, TopologyView& fallbac
   fallback = TopologyView::singleIsland(request.nranks);
   return fallback;
 }
-
-// How an island cuts [0, n) into one shard per member.  hetccl's own ring gives the first
-// n % g members one element more; a vendor library's reduce-scatter takes equal blocks of
-// q = n / g, so there the last member's shard also holds the n % g elements left over (the
-// island's vendor steps reduce and broadcast those separately).
-struct IslandShards {
-  size_t n;
-  int g;
-  bool vendor;
-  size_t begin(int k) const {
-    if (!vendor) return blockBegin(n, g, k);
-    return k == g ? n : static_cast<size_t>(k) * (n / g);
-  }
-  size_t count(int k) const { return begin(k + 1) - begin(k); }
-  int indexOf(size_t element) const {
-    if (!vendor) return blockIndexOf(n, g, element);
-    const size_t q = n / g;
-    return q == 0 ? g - 1 : static_cast<int>(std::min<size_t>(element / q, static_cast<size_t>(g - 1)));
-  }
-  size_t largest() const { return vendor ? count(g - 1) : count(0); }
-};
-
-// Whether `island`'s collective steps go to its vendor library (one-rank islands need none).
-bool usesVendorSteps(const TopologyView& topology, bool allowed, int island) {
-  return allowed && topology.hasIslandLibrary(island) && topology.islandSize(island) > 1;
-}
-
-// The buffer [0, n) as the all-reduce sees it: shards per island, segments, atoms.
-class AllReduceLayout {
- public:
-  // `vendorSteps`: islands with a library cut the vendor's way (PlanRequest::vendorIslandSteps).
-  AllReduceLayout(const TopologyView& topology, size_t n, bool vendorSteps)
-      : topology_(topology), n_(n), vendorSteps_(vendorSteps) {
-    // Each island's shard starts ascend: merge them rather than sort (plans for thousands
-    // of ranks are built many times over by the cost model).
-    boundaries_ = {0};
-    for (int island = 0; island < topology.islandCount(); ++island) {
-      const size_t middle = boundaries_.size();
-      const IslandShards shards = shardsOf(island);
-      for (int k = 0; k < topology.islandSize(island); ++k) boundaries_.push_back(shards.begin(k));
-      std::inplace_merge(boundaries_.begin(), boundaries_.begin() + middle, boundaries_.end());
-    }
-    boundaries_.push_back(n);
-    boundaries_.erase(std::unique(boundaries_.begin(), boundaries_.end()), boundaries_.end());
-    // Where each shard's first segment starts, by one walk over the boundaries per island:
-    // every shard start (and n) is a boundary.
-    shardFirstSegment_.resize(topology.islandCount());
-    for (int island = 0; island < topology.islandCount(); ++island) {
-      const int g = topology.islandSize(island);
-      const IslandShards shards = shardsOf(island);
-      size_t segment = 0;
-      shardFirstSegment_[island].reserve(g + 1);
-      for (int k = 0; k <= g; ++k) {
-        const size_t begin = shards.begin(k);
-        while (boundaries_[segment] < begin) ++segment;
-        shardFirstSegment_[island].push_back(static_cast<int>(segment));
-      }
-    }
-  }
-  int islands() const { return topology_.islandCount(); }
-  // Segments inside shard `k` of `island`, as the index range [first, last).
-  std::pair<int, int> segmentRangeOfShard(int island, int k) const {
-    return {shardFirstSegment_[island][k], shardFirstSegment_[island][k + 1]};
-  }
-  std::vector<int> segmentsOfShard(int island, int k) const {
-    auto [first, last] = segmentRangeOfShard(island, k);
-    std::vector<int> result;
-    for (int i = first; i < last; ++i) result.push_back(i);
-    return result;
-  }
-  // Part t of segment i (each segment is cut into one part per island).
-  Region atom(int buffer, int segment, int part) const {
-    size_t begin = boundaries_[segment], length = boundaries_[segment + 1] - begin;
-    return Region{buffer, begin + blockBegin(length, islands(), part), blockCount(length, islands(), part)};
-  }
-  // Calls visit(region) for each atom of shard `k` of `island`, in buffer order.
-  template <typename Visit>
-  void forEachAtomOfShard(int buffer, int island, int k, Visit visit) const {
-    auto [first, last] = segmentRangeOfShard(island, k);
-    for (int segment = first; segment < last; ++segment)
-      for (int part = 0; part < islands(); ++part) visit(atom(buffer, segment, part));
-  }
-  // The rank of `island` whose shard holds `segment`.
-  int owner(int island, int segment) const {
-    int k = shardsOf(island).indexOf(boundaries_[segment]);
-    return topology_.members[island][k];
-  }
-  size_t shardBegin(int island, int k) const { return shardsOf(island).begin(k); }
-  size_t largestShard() const {
-    size_t largest = 0;
-    for (int island = 0; island < islands(); ++island) largest = std::max(largest, shardsOf(island).largest());
-    return largest;
-  }
-
- private:
-  IslandShards shardsOf(int island) const {
-    return IslandShards{n_, topology_.islandSize(island), usesVendorSteps(topology_, vendorSteps_, island)};
-  }
-
-  const TopologyView& topology_;
-  size_t n_;
-  bool vendorSteps_;
-  std::vector<size_t> boundaries_;
-  std::vector<std::vector<int>> shardFirstSegment_;  // island -> shard k (0..g) -> segment
-};
 
 // Ring reduce-scatter inside the island (member k ends owning shard k in the output).
 void addIslandReduceScatter(RankPlan& plan, const PlanRequest& request, const AllReduceLayout& layout,
@@ -266,14 +182,20 @@ RankPlan buildIslandAllReduce(const PlanRequest& request, int rank, const char* 
   RankPlan plan = emptyPlan(request, rank, name);
   TopologyView fallback;
   const TopologyView& topology = topologyOf(request, fallback);
-  AllReduceLayout layout(topology, request.count, request.vendorIslandSteps);
+  AllReduceLayout layout(topology, request.count, request.vendorIslandSteps,
+                         partsPerSegment(method, topology.islandCount()));
   const bool vendorSteps = usesVendorSteps(topology, request.vendorIslandSteps, topology.islandOf[rank]);
   if (vendorSteps)
     addVendorIslandReduceScatter(plan, request, topology, rank);
   else
     addIslandReduceScatter(plan, request, layout, topology, rank);
   if (topology.islandCount() > 1) {
-    addCrossIslandAllReduce(plan, request, layout, topology, rank, method);
+    if (method == CrossIslandMethod::HalvingDoubling)
+      addHalvingDoublingAcrossIslands(plan, request, layout, topology, rank);
+    else if (method == CrossIslandMethod::Tree)
+      addTreeAcrossIslands(plan, request, layout, topology, rank);
+    else
+      addCrossIslandAllReduce(plan, request, layout, topology, rank, method);
   } else if (request.average && request.nranks > 1) {
     Step divide;
     layout.forEachAtomOfShard(kOutputBuffer, 0, topology.indexInIsland[rank], [&](const Region& a) {
@@ -313,6 +235,14 @@ RankPlan buildHierarchicalAllReduce(const PlanRequest& request, int rank) {
 
 RankPlan buildTorusAllReduce(const PlanRequest& request, int rank) {
   return buildIslandAllReduce(request, rank, "torus", CrossIslandMethod::Ring);
+}
+
+RankPlan buildHalvingDoublingAllReduce(const PlanRequest& request, int rank) {
+  return buildIslandAllReduce(request, rank, "hier-rhd", CrossIslandMethod::HalvingDoubling);
+}
+
+RankPlan buildIslandTreeAllReduce(const PlanRequest& request, int rank) {
+  return buildIslandAllReduce(request, rank, "hier-tree", CrossIslandMethod::Tree);
 }
 
 RankPlan buildHierarchicalAllGather(const PlanRequest& request, int rank) {

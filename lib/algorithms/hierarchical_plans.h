@@ -6,8 +6,10 @@
 // segments that lie inside exactly one shard of every island, so each segment has exactly one
 // owner per island; the owners all-reduce their segment across islands (all segments at
 // once), and each island all-gathers its shards.  The hierarchical ring does the cross-island
-// all-reduce by direct exchange (two rounds, any islands); the torus by a ring along the
-// column of equal islands (2(N-1) rounds).  Every element is reduced on exactly one rank and
+// all-reduce by direct exchange (two rounds, any islands, but N - 1 messages each); the torus
+// by a ring along the column of equal islands (2(N-1) rounds); hier-rhd by recursive
+// halving/doubling and hier-tree by a binomial tree (log2 N rounds, for thousands of
+// islands: log_depth_cross_island.h).  Every element is reduced on exactly one rank and
 // then copied, so all ranks hold identical bits.
 //
 // Regions are always whole "atoms" (a segment's part), so the executor's chunk m of a region
@@ -27,6 +29,8 @@ namespace hetccl {
 
 RankPlan buildHierarchicalAllReduce(const PlanRequest& request, int rank);
 RankPlan buildTorusAllReduce(const PlanRequest& request, int rank);
+RankPlan buildHalvingDoublingAllReduce(const PlanRequest& request, int rank);  // "hier-rhd"
+RankPlan buildIslandTreeAllReduce(const PlanRequest& request, int rank);       // "hier-tree"
 // All-gather: every block crosses to one member of each other island, then islands
 // all-gather.  Reduce-scatter: islands reduce-scatter, then each block's island partials
 // cross once to the block's rank.  Broadcast: a chain over island leaders feeding a chain in

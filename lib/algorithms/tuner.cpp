@@ -34,7 +34,10 @@ std::vector<Algorithm> Tuner::candidates(Collective collective) const {
   // Island-aware algorithms on a single island are the ring again: skip the duplicates.
   if (topology_.islandCount() == 1)
     result.erase(std::remove_if(result.begin(), result.end(),
-                                [](Algorithm a) { return a == Algorithm::Hierarchical || a == Algorithm::Torus; }),
+                                [](Algorithm a) {
+                                  return a == Algorithm::Hierarchical || a == Algorithm::Torus ||
+                                         a == Algorithm::HierarchicalHalving || a == Algorithm::HierarchicalTree;
+                                }),
                  result.end());
   return result;
 }
@@ -60,22 +63,36 @@ TuningChoice Tuner::best(Algorithm algorithm, const PlanRequest& request, size_t
   return choice;
 }
 
+Tuner::RequestKey Tuner::keyOf(const PlanRequest& request, size_t elementSize) {
+  return std::make_tuple(static_cast<int>(request.collective), request.count, elementSize, request.root,
+                         request.inPlace, request.average, request.vendorIslandSteps);
+}
+
 std::vector<TuningChoice> Tuner::rank(const PlanRequest& request, size_t elementSize) const {
   std::vector<TuningChoice> choices;
   for (Algorithm algorithm : allAlgorithms())
     if (algorithmApplies(algorithm, request.collective, topology_, nullptr))
       choices.push_back(best(algorithm, request, elementSize));
+  lastRanked_.emplace(keyOf(request, elementSize), choices);
   return choices;
 }
 
 TuningChoice Tuner::choose(const PlanRequest& request, size_t elementSize) {
-  auto key = std::make_tuple(static_cast<int>(request.collective), request.count, elementSize, request.root,
-                             request.inPlace, request.average, request.vendorIslandSteps);
+  const RequestKey key = keyOf(request, elementSize);
   if (auto it = cache_.find(key); it != cache_.end()) return it->second;
+  // rank()'s prediction of `algorithm` for this request, when it was the last one ranked:
+  // the same numbers best() would give again.
+  auto ranked = [&](Algorithm algorithm) -> const TuningChoice* {
+    if (!lastRanked_ || lastRanked_->first != key) return nullptr;
+    for (const TuningChoice& choice : lastRanked_->second)
+      if (choice.algorithm == algorithm) return &choice;
+    return nullptr;
+  };
   TuningChoice winner;
   winner.predictedSeconds = -1;
   for (Algorithm algorithm : candidates(request.collective)) {
-    TuningChoice choice = best(algorithm, request, elementSize);
+    const TuningChoice* known = ranked(algorithm);
+    TuningChoice choice = known ? *known : best(algorithm, request, elementSize);
     if (winner.predictedSeconds < 0 || choice.predictedSeconds < winner.predictedSeconds) winner = choice;
   }
   // Full: start over rather than track use (the choices are cheap to make again, and a

@@ -41,18 +41,24 @@ class Tuner {
   // Checks that a forced algorithm can run on this topology at all.
   Status validate() const;
   TuningChoice choose(const PlanRequest& request, size_t elementSize);
-  // Predictions of every applicable algorithm at its best chunk size, for tools.
+  // Predictions of every applicable algorithm at its best chunk size, for tools.  A choose()
+  // of the same request right after reuses them rather than predicting again.
   std::vector<TuningChoice> rank(const PlanRequest& request, size_t elementSize) const;
   size_t cachedChoices() const { return cache_.size(); }
 
  private:
+  using RequestKey = std::tuple<int, size_t, size_t, int, bool, bool, bool>;
+  static RequestKey keyOf(const PlanRequest& request, size_t elementSize);
   TuningChoice best(Algorithm algorithm, const PlanRequest& request, size_t elementSize) const;
   std::vector<Algorithm> candidates(Collective collective) const;
 
   TopologyView topology_;
   CostParameters costs_;
   TunerSettings settings_;
-  std::map<std::tuple<int, size_t, size_t, int, bool, bool, bool>, TuningChoice> cache_;
+  std::map<RequestKey, TuningChoice> cache_;
+  // rank()'s last answer (a pure memo: hetccl-sim ranks, then chooses, for every size; at
+  // thousands of islands each prediction builds plans of thousands of ops).
+  mutable std::optional<std::pair<RequestKey, std::vector<TuningChoice>>> lastRanked_;
 };
 
 }  // namespace hetccl

@@ -2,7 +2,7 @@
 # Inputs: SIM (the program), EXAMPLES (folder of *.cluster), WORK_DIR, LARGE_RUN_SECONDS.
 
 # The library's settings would change the picks; the test wants the tuner's own.
-foreach(variable HETCCL_ALGO HETCCL_CHUNK_BYTES HETCCL_PIPELINE_DEPTH)
+foreach(variable HETCCL_ALGO HETCCL_CHUNK_BYTES HETCCL_PIPELINE_DEPTH HETCCL_ISLAND_SCOPE)
   unset(ENV{${variable}})
 endforeach()
 
@@ -22,7 +22,8 @@ function(check_sweep file rows seconds)
     if(line MATCHES "^#")
       continue()
     endif()
-    if(NOT line MATCHES " (ring|hier|torus|small|native) +[0-9]+[KMG]? +[0-9.]+ +[0-9.]+$")
+    # ... pick chunk time busbw bound time/bound
+    if(NOT line MATCHES " (ring|hier|torus|hier-rhd|hier-tree|small|native) +[0-9]+[KMG]? +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$")
       message(FATAL_ERROR "hetccl-sim ${file}: row without a pick: '${line}'")
     endif()
     math(EXPR count "${count} + 1")
@@ -34,7 +35,7 @@ function(check_sweep file rows seconds)
 endfunction()
 
 # The default sweep is 1K..1G by 4: 11 sizes.
-foreach(example v100-w7800 h100-mi300x)
+foreach(example v100-w7800 nvidia-amd-48 h100-mi300x)
   check_sweep(${EXAMPLES}/${example}.cluster 11 60)
 endforeach()
 

@@ -22,7 +22,8 @@ namespace {
 const Collective kCollectives[] = {Collective::AllReduce, Collective::ReduceScatter, Collective::AllGather,
                                    Collective::Broadcast, Collective::Reduce,        Collective::AlltoAll,
                                    Collective::SendRecv};
-const Algorithm kAlgorithms[] = {Algorithm::Ring, Algorithm::Hierarchical, Algorithm::Torus, Algorithm::Small};
+const Algorithm kAlgorithms[] = {Algorithm::Ring,  Algorithm::Hierarchical,        Algorithm::Torus,
+                                 Algorithm::Small, Algorithm::HierarchicalHalving, Algorithm::HierarchicalTree};
 
 bool reduces(Collective c) {
   return c == Collective::AllReduce || c == Collective::ReduceScatter || c == Collective::Reduce;
@@ -102,7 +103,7 @@ TEST(ExecutorLoopback, EveryPlanOnOneToEightRanksMatchesTheDirectComputation) {
               if (reduces(collective))
                 c.shape.op = vary.pick<ReduceOp>({ReduceOp::Sum, ReduceOp::Avg, ReduceOp::Max, ReduceOp::Min});
               c.islandIds = ids;
-              c.islandLibrary = algorithm == Algorithm::Hierarchical || algorithm == Algorithm::Torus
+              c.islandLibrary = algorithm != Algorithm::Ring && algorithm != Algorithm::Small
                                     ? vary.pick(delegationsFor(topology.islandCount()))
                                     : std::vector<bool>{};
               c.vendorIslandSteps = vary.pick<bool>({true, true, false});
@@ -136,6 +137,8 @@ TEST(ExecutorLoopback, TinyChunksInDeepPipelines) {
       {Algorithm::Hierarchical, Collective::AllReduce, {0, 1, 0, 1, 0, 1}, {true, false}},
       {Algorithm::Torus, Collective::AllReduce, {0, 0, 1, 1, 2, 2}, {true, true, true}},
       {Algorithm::Small, Collective::AllReduce, {0, 0, 0, 0, 0, 0, 0}, {}},
+      {Algorithm::HierarchicalHalving, Collective::AllReduce, {0, 0, 1, 1, 2, 2}, {false, true, false}},
+      {Algorithm::HierarchicalTree, Collective::AllReduce, {0, 1, 2, 3, 4}, {}},
       {Algorithm::Hierarchical, Collective::ReduceScatter, {0, 0, 0, 0, 0, 1, 1, 2}, {}},
       {Algorithm::Hierarchical, Collective::AllGather, {0, 1, 1, 0, 1}, {}},
       {Algorithm::Hierarchical, Collective::Broadcast, {0, 0, 1, 1, 1}, {false, true}},

@@ -65,7 +65,7 @@ TEST(SimDescription, OptionalSettingsKeepTheLibraryDefaults) {
   DescriptionError error;
   ASSERT_TRUE(parse(kIsland, &cluster, &error)) << error.describe();
   hetccl::CostParameters defaults;
-  hetccl::CostParameters costs = costParametersOf(cluster);
+  hetccl::CostParameters costs = costParametersOf(cluster, hetccl::IslandScope::Job);
   EXPECT_DOUBLE_EQ(costs.gamma, defaults.gamma);
   EXPECT_DOUBLE_EQ(costs.copyBeta, defaults.copyBeta);
   EXPECT_DOUBLE_EQ(costs.stepOverhead, defaults.stepOverhead);
@@ -79,19 +79,60 @@ TEST(SimDescription, RanksAreNumberedByLayout) {
   DescriptionError error;
   ASSERT_TRUE(parse(kMixedCluster, &cluster, &error));
   // Interleaved by node: nvidia node 0, amd node 0, nvidia node 1.
-  hetccl::TopologyView interleaved = topologyOf(cluster);
+  hetccl::TopologyView interleaved = topologyOf(cluster, hetccl::IslandScope::Job);
   EXPECT_EQ(interleaved.islandOf, (std::vector<int>{0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0}));
   cluster.layout = RankLayout::Contiguous;
-  hetccl::TopologyView contiguous = topologyOf(cluster);
+  hetccl::TopologyView contiguous = topologyOf(cluster, hetccl::IslandScope::Job);
   EXPECT_EQ(contiguous.islandOf, (std::vector<int>{0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1}));
   EXPECT_EQ(contiguous.islandSize(0), 8);
+}
+
+// The library's default: an island per vendor and node.  kMixedCluster's nodes (nvidia,
+// amd, nvidia, interleaved) become three islands of four, each inside one node, so the
+// intra-island class is the slowest node-local link and the network is only across islands.
+TEST(SimDescription, NodeScopeFormsAnIslandPerNode) {
+  ClusterDescription cluster;
+  DescriptionError error;
+  ASSERT_TRUE(parse(kMixedCluster, &cluster, &error));
+  const hetccl::TopologyView topology = topologyOf(cluster, hetccl::IslandScope::Node);
+  EXPECT_EQ(topology.islandOf, (std::vector<int>{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2}));
+  EXPECT_EQ(topology.islandLibrary.size(), 3u);
+  const std::vector<FormedIsland> islands = formedIslands(cluster, hetccl::IslandScope::Node);
+  ASSERT_EQ(islands.size(), 3u);
+  EXPECT_EQ(islands[1].declared, 1);  // amd
+  EXPECT_EQ(islands[2].declared, 0);  // nvidia's second node
+  const hetccl::CostParameters costs = costParametersOf(cluster, hetccl::IslandScope::Node);
+  EXPECT_DOUBLE_EQ(costs.intraIsland.beta, 1 / 64e9);
+  EXPECT_DOUBLE_EQ(costs.intraIsland.alpha, 3e-6);
+  EXPECT_DOUBLE_EQ(costs.interIsland.beta, 1 / 25e9);
+}
+
+// The bound's terms by hand: 2 islands of 4 at 100 GB/s, 1 GB/s and 20 us between them.
+TEST(SimBound, TermsFollowTheFormulas) {
+  ClusterDescription cluster;
+  DescriptionError error;
+  ASSERT_TRUE(
+      parse("island a nodes=1 ranks_per_node=4 intra=100GB/s:1us\n"
+            "island b nodes=1 ranks_per_node=4 intra=50GB/s:2us\n"
+            "link inter 1GB/s:20us\nreduce 500GB/s\nstep_overhead 5us\n",
+            &cluster, &error))
+      << error.describe();
+  const double n = 1e9;
+  const AllReduceBound bound = allReduceBound(formedIslands(cluster, hetccl::IslandScope::Node),
+                                              costParametersOf(cluster, hetccl::IslandScope::Node), n);
+  EXPECT_DOUBLE_EQ(bound.island, 2 * 3.0 / 4 * n / 50e9);  // the slower island
+  EXPECT_DOUBLE_EQ(bound.cross, 2 * 1.0 / 2 * (n / 4) / 1e9);
+  EXPECT_DOUBLE_EQ(bound.reduce, 7.0 / 8 * n / 500e9);
+  EXPECT_DOUBLE_EQ(bound.latency, 2 * 2 * (2e-6 + 5e-6) + 2 * 1 * (20e-6 + 5e-6));
+  EXPECT_DOUBLE_EQ(bound.total, bound.island + bound.cross + bound.reduce + bound.latency);
+  EXPECT_DOUBLE_EQ(bound.overlapped, bound.cross + bound.latency);
 }
 
 TEST(SimDescription, IntraIslandCostIsTheSlowestLinkInsideAnyIsland) {
   ClusterDescription cluster;
   DescriptionError error;
   ASSERT_TRUE(parse(kMixedCluster, &cluster, &error));
-  hetccl::CostParameters costs = costParametersOf(cluster);
+  hetccl::CostParameters costs = costParametersOf(cluster, hetccl::IslandScope::Job);
   // nvidia spans two nodes: the 25 GB/s network is inside it; amd's link has the larger
   // latency.  Bandwidth and latency are each the worst.
   EXPECT_DOUBLE_EQ(costs.intraIsland.beta, 1 / 25e9);
@@ -238,11 +279,12 @@ TEST(SimSweep, PicksFollowTheCostFormulas) {
   ClusterDescription cluster;
   DescriptionError error;
   ASSERT_TRUE(parse(kSlowNetwork, &cluster, &error)) << error.describe();
-  const hetccl::TopologyView topology = topologyOf(cluster);
-  const hetccl::CostParameters costs = costParametersOf(cluster);
+  const hetccl::TopologyView topology = topologyOf(cluster, hetccl::IslandScope::Job);
+  const hetccl::CostParameters costs = costParametersOf(cluster, hetccl::IslandScope::Job);
   const size_t large = size_t{64} << 20;
   const std::vector<SizePrediction> rows =
-      predictSweep(topology, costs, hetccl::TunerSettings{}, hetccl::Collective::AllReduce, 4, {256, large});
+      predictSweep(topology, formedIslands(cluster, hetccl::IslandScope::Job), costs, hetccl::TunerSettings{},
+                   hetccl::Collective::AllReduce, 4, {256, large});
   ASSERT_EQ(rows.size(), 2u);
   const double networkLatency = 20e-6, networkSecondsPerByte = 1 / 1e9;
 
@@ -275,7 +317,8 @@ TEST(SimSweep, PickIsTheFastestApplicableAlgorithm) {
   DescriptionError error;
   ASSERT_TRUE(parse(kMixedCluster, &cluster, &error));
   const std::vector<SizePrediction> rows =
-      predictSweep(topologyOf(cluster), costParametersOf(cluster), hetccl::TunerSettings{},
+      predictSweep(topologyOf(cluster, hetccl::IslandScope::Job), formedIslands(cluster, hetccl::IslandScope::Job),
+                   costParametersOf(cluster, hetccl::IslandScope::Job), hetccl::TunerSettings{},
                    hetccl::Collective::AllReduce, 4, {1024, size_t{1} << 20, size_t{64} << 20});
   ASSERT_EQ(rows.size(), 3u);
   for (const SizePrediction& row : rows) {
@@ -298,7 +341,7 @@ TEST(SimDescription, IslandLibraryReachesThePlans) {
   ASSERT_TRUE(parse(withLibrary, &cluster, &error)) << error.describe();
   EXPECT_EQ(cluster.islands[0].library, "nccl");
   EXPECT_EQ(cluster.islands[1].library, "none");
-  const hetccl::TopologyView topology = topologyOf(cluster);
+  const hetccl::TopologyView topology = topologyOf(cluster, hetccl::IslandScope::Job);
   ASSERT_EQ(topology.islandLibrary.size(), 2u);
   EXPECT_TRUE(topology.islandLibrary[0]);
   EXPECT_FALSE(topology.islandLibrary[1]);
@@ -322,13 +365,14 @@ TEST(SimSweep, CollectivesMapToHetcclPerfs) {
 
 TEST(SimSweep, CountsAndBusFactorsFollowNcclTests) {
   const hetccl::TopologyView topology = hetccl::TopologyView::fromIslandIds({0, 0, 1, 1});
+  const std::vector<FormedIsland> islands{{0, 2, hetccl::LinkCost{}}, {1, 2, hetccl::LinkCost{}}};
   // Bus bandwidth = bytes / time x 2(p-1)/p for all-reduce (1.5 on 4 ranks).
-  const SizePrediction allReduce = predictSweep(topology, hetccl::CostParameters{}, hetccl::TunerSettings{},
+  const SizePrediction allReduce = predictSweep(topology, islands, hetccl::CostParameters{}, hetccl::TunerSettings{},
                                                 hetccl::Collective::AllReduce, 4, {4096})
                                        .at(0);
   EXPECT_DOUBLE_EQ(allReduce.pickBusBandwidth, 4096 / allReduce.pick.predictedSeconds * 1.5);
   // All-gather's count is per rank; tiny sizes round up to one element and repeat rows drop.
-  std::vector<SizePrediction> rows = predictSweep(topology, hetccl::CostParameters{}, hetccl::TunerSettings{},
+  std::vector<SizePrediction> rows = predictSweep(topology, islands, hetccl::CostParameters{}, hetccl::TunerSettings{},
                                                   hetccl::Collective::AllGather, 4, {4, 8, 16, 64});
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0].count, 1u);

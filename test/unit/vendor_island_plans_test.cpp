@@ -40,7 +40,8 @@ TEST(VendorIslandPlans, AllReduceVerifiesForEveryLayoutAndDelegation) {
       for (const std::vector<bool>& delegation : delegationsFor(TopologyView::fromIslandIds(ids).islandCount())) {
         TopologyView topology = TopologyView::fromIslandIds(ids);
         topology.islandLibrary = delegation;
-        for (Algorithm algorithm : {Algorithm::Hierarchical, Algorithm::Torus}) {
+        for (Algorithm algorithm :
+             {Algorithm::Hierarchical, Algorithm::Torus, Algorithm::HierarchicalHalving, Algorithm::HierarchicalTree}) {
           if (!algorithmApplies(algorithm, Collective::AllReduce, topology, nullptr)) continue;
           for (size_t count : {0, 1, 2, 5, 16, 37})
             for (bool inPlace : {false, true})

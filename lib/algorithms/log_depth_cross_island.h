@@ -1,0 +1,28 @@
+// Cross-island all-reduce among the owners of each segment (all_reduce_layout.h) in a number
+// of rounds that grows with log2 of the island count, not with the count itself: at
+// thousands of islands (one per node, as the library forms them by default) direct exchange
+// and the ring do not scale.  Both keep owner-computes: every partial and every final element
+// is reduced on exactly one rank and copied from there.
+#pragma once
+
+#include "algorithms/all_reduce_layout.h"
+
+namespace hetccl {
+
+// Rabenseifner across islands: recursive halving (reduce-scatter) then recursive doubling
+// (all-gather) among the owners in the first P islands, P the largest power of two <= N; the
+// owner in island P + i (i < N - P) first folds its segment into island i's owner and gets the
+// result back at the end.  The layout must cut segments into P parts; part v is finished by
+// island v's owner.  2 log2(P) rounds (+2 when N is not a power of two), each owner sending
+// about 2 n/g (+2 n/g for the folded pairs): bandwidth-optimal up to the fold.
+void addHalvingDoublingAcrossIslands(RankPlan& plan, const PlanRequest& request, const AllReduceLayout& layout,
+                                     const TopologyView& topology, int rank);
+
+// Binomial tree across islands: the owners reduce each segment onto island 0's owner, which
+// finishes it and broadcasts it back down the same tree.  The layout must leave segments whole
+// (one part).  2 ceil(log2 N) rounds of whole segments: for small and medium sizes, where
+// latency, not bandwidth, decides.
+void addTreeAcrossIslands(RankPlan& plan, const PlanRequest& request, const AllReduceLayout& layout,
+                          const TopologyView& topology, int rank);
+
+}  // namespace hetccl
