@@ -31,12 +31,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (ranks < 1 || ranks > hetccl_sim::kMaxSimulatedRanks) std::abort();
   // The topology is built for small jobs only, so that each input stays fast; the rank bound
   // above keeps larger ones in reach of the real tool.
-  if (ranks <= 4096 && hetccl_sim::topologyOf(cluster).nranks != ranks) std::abort();
-  const hetccl::CostParameters costs = hetccl_sim::costParametersOf(cluster);
-  expectUsable(costs.intraIsland);
-  expectUsable(costs.interIsland);
-  if (!std::isfinite(costs.gamma) || costs.gamma <= 0 || !std::isfinite(costs.copyBeta) || costs.copyBeta <= 0 ||
-      !std::isfinite(costs.stepOverhead) || costs.stepOverhead < 0)
-    std::abort();
+  // Both island scopes: per node (the library's default) and vendor-wide.
+  for (hetccl::IslandScope scope : {hetccl::IslandScope::Node, hetccl::IslandScope::Job}) {
+    if (ranks <= 4096 && hetccl_sim::topologyOf(cluster, scope).nranks != ranks) std::abort();
+    const hetccl::CostParameters costs = hetccl_sim::costParametersOf(cluster, scope);
+    expectUsable(costs.intraIsland);
+    expectUsable(costs.interIsland);
+    if (!std::isfinite(costs.gamma) || costs.gamma <= 0 || !std::isfinite(costs.copyBeta) || costs.copyBeta <= 0 ||
+        !std::isfinite(costs.stepOverhead) || costs.stepOverhead < 0)
+      std::abort();
+  }
   return 0;
 }
