@@ -47,6 +47,19 @@ std::vector<int64_t> splitSizes(const std::vector<int64_t>& given, const at::Ten
   return given;
 }
 
+// Makes `calls` (each returning a hetccl result) inside one hetccl group.  The group is always
+// ended, so that a refused call leaves no group open; the first failure is returned.
+template <typename Calls>
+hetcclResult_t inHetcclGroup(Calls calls) {
+  hetcclResult_t first = hetcclGroupStart();
+  if (first != hetcclSuccess) return first;
+  calls([&first](hetcclResult_t r) {
+    if (first == hetcclSuccess) first = r;
+  });
+  const hetcclResult_t ended = hetcclGroupEnd();
+  return first != hetcclSuccess ? first : ended;
+}
+
 }  // namespace
 
 HetcclProcessGroup::HetcclProcessGroup(const c10::intrusive_ptr<c10d::Store>& store, int rank, int size,
@@ -162,18 +175,14 @@ c10::intrusive_ptr<HetcclWork> HetcclProcessGroup::launchNow(const char* operati
 }
 
 hetcclResult_t HetcclProcessGroup::enqueueTransfers(const std::vector<Transfer>& transfers, hetcclStream_t stream) {
-  hetcclResult_t first = hetcclGroupStart();
-  if (first != hetcclSuccess) return first;
-  for (const Transfer& t : transfers) {
-    if (t.tensor.numel() == 0) continue;  // both sides know the sizes, so both skip it
-    const hetcclDataType_t type = hetcclTypeOf(t.tensor, t.isSend ? "send" : "recv");
-    const hetcclResult_t r = t.isSend
-                                 ? hetcclSend(t.tensor.data_ptr(), elements(t.tensor), type, t.peer, comm_, stream)
-                                 : hetcclRecv(t.tensor.data_ptr(), elements(t.tensor), type, t.peer, comm_, stream);
-    if (first == hetcclSuccess) first = r;
-  }
-  const hetcclResult_t ended = hetcclGroupEnd();
-  return first != hetcclSuccess ? first : ended;
+  return inHetcclGroup([&](auto record) {
+    for (const Transfer& t : transfers) {
+      if (t.tensor.numel() == 0) continue;  // both sides know the sizes, so both skip it
+      const hetcclDataType_t type = hetcclTypeOf(t.tensor, t.isSend ? "send" : "recv");
+      record(t.isSend ? hetcclSend(t.tensor.data_ptr(), elements(t.tensor), type, t.peer, comm_, stream)
+                      : hetcclRecv(t.tensor.data_ptr(), elements(t.tensor), type, t.peer, comm_, stream));
+    }
+  });
 }
 
 c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::launchTransfers(const char* operation, c10d::OpType type,
@@ -261,18 +270,13 @@ c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::allreduce_coalesced(std::vect
   std::vector<hetcclDataType_t> types;
   for (const at::Tensor& tensor : tensors) types.push_back(hetcclTypeOf(tensor, "all_reduce_coalesced"));
   const hetcclStream_t stream = streamFor(tensors[0]);
-  return launch("all_reduce_coalesced", c10d::OpType::ALLREDUCE_COALESCED, stream, tensors, {},
-                [&]() -> hetcclResult_t {
-                  hetcclResult_t first = hetcclGroupStart();
-                  if (first != hetcclSuccess) return first;
-                  for (size_t i = 0; i < tensors.size(); ++i) {
-                    const hetcclResult_t r = hetcclAllReduce(tensors[i].data_ptr(), tensors[i].data_ptr(),
-                                                             elements(tensors[i]), types[i], op, comm_, stream);
-                    if (first == hetcclSuccess) first = r;
-                  }
-                  const hetcclResult_t ended = hetcclGroupEnd();
-                  return first != hetcclSuccess ? first : ended;
-                });
+  return launch("all_reduce_coalesced", c10d::OpType::ALLREDUCE_COALESCED, stream, tensors, {}, [&] {
+    return inHetcclGroup([&](auto record) {
+      for (size_t i = 0; i < tensors.size(); ++i)
+        record(hetcclAllReduce(tensors[i].data_ptr(), tensors[i].data_ptr(), elements(tensors[i]), types[i], op, comm_,
+                               stream));
+    });
+  });
 }
 
 c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::reduce(std::vector<at::Tensor>& tensors,
@@ -290,14 +294,7 @@ c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::reduce(std::vector<at::Tensor
 
 c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::_allgather_base(at::Tensor& outputBuffer, at::Tensor& inputBuffer,
                                                                    const c10d::AllgatherOptions&) {
-  checkTensor(inputBuffer, "all_gather_into_tensor", "input");
-  checkTensor(outputBuffer, "all_gather_into_tensor", "output");
-  if (outputBuffer.scalar_type() != inputBuffer.scalar_type())
-    fail("all_gather_into_tensor", "the output tensor's dtype differs from the input's");
-  if (outputBuffer.numel() != inputBuffer.numel() * getSize())
-    fail("all_gather_into_tensor", "the output tensor has " + std::to_string(outputBuffer.numel()) +
-                                       " elements, not the group size times the input's (" +
-                                       std::to_string(inputBuffer.numel() * getSize()) + ")");
+  checkWholeOfParts(outputBuffer, "output", inputBuffer, "input", getSize(), "all_gather_into_tensor");
   const hetcclDataType_t type = hetcclTypeOf(inputBuffer, "all_gather_into_tensor");
   const hetcclStream_t stream = streamFor(inputBuffer);
   return launch("all_gather_into_tensor", c10d::OpType::_ALLGATHER_BASE, stream, {outputBuffer}, {inputBuffer}, [&] {
@@ -330,14 +327,7 @@ c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::allgather(std::vector<std::ve
 c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::_reduce_scatter_base(at::Tensor& outputBuffer,
                                                                         at::Tensor& inputBuffer,
                                                                         const c10d::ReduceScatterOptions& opts) {
-  checkTensor(inputBuffer, "reduce_scatter_tensor", "input");
-  checkTensor(outputBuffer, "reduce_scatter_tensor", "output");
-  if (outputBuffer.scalar_type() != inputBuffer.scalar_type())
-    fail("reduce_scatter_tensor", "the output tensor's dtype differs from the input's");
-  if (inputBuffer.numel() != outputBuffer.numel() * getSize())
-    fail("reduce_scatter_tensor", "the input tensor has " + std::to_string(inputBuffer.numel()) +
-                                      " elements, not the group size times the output's (" +
-                                      std::to_string(outputBuffer.numel() * getSize()) + ")");
+  checkWholeOfParts(inputBuffer, "input", outputBuffer, "output", getSize(), "reduce_scatter_tensor");
   const hetcclDataType_t type = hetcclTypeOf(inputBuffer, "reduce_scatter_tensor");
   const hetcclRedOp_t op = hetcclOpOf(opts.reduceOp, "reduce_scatter_tensor");
   const hetcclStream_t stream = streamFor(inputBuffer);

@@ -91,4 +91,16 @@ void checkSameShape(const std::vector<at::Tensor>& list, const at::Tensor& like,
   }
 }
 
+void checkWholeOfParts(const at::Tensor& whole, const char* wholeRole, const at::Tensor& part, const char* partRole,
+                       int parts, const char* operation) {
+  checkTensor(part, operation, partRole);
+  checkTensor(whole, operation, wholeRole);
+  if (whole.scalar_type() != part.scalar_type())
+    fail(operation, std::string("the ") + wholeRole + " tensor's dtype differs from the " + partRole + "'s");
+  if (whole.numel() != part.numel() * parts)
+    fail(operation, std::string("the ") + wholeRole + " tensor has " + std::to_string(whole.numel()) +
+                        " elements, not the group size times the " + partRole + "'s (" +
+                        std::to_string(part.numel() * parts) + ")");
+}
+
 }  // namespace hetccl_torch

@@ -27,6 +27,10 @@ at::Tensor& singleTensor(std::vector<at::Tensor>& tensors, const char* operation
 // Throws unless every tensor of `list` has the dtype and element count of `like`.
 void checkSameShape(const std::vector<at::Tensor>& list, const at::Tensor& like, const char* operation,
                     const char* role);
+// Throws unless `whole` and `part` pass checkTensor, share a dtype, and `whole` holds exactly
+// `parts` times `part`'s elements (all_gather_into_tensor, reduce_scatter_tensor).
+void checkWholeOfParts(const at::Tensor& whole, const char* wholeRole, const at::Tensor& part, const char* partRole,
+                       int parts, const char* operation);
 // Throws `message` as a Python RuntimeError, prefixed with "hetccl <operation>: ".
 [[noreturn]] void fail(const char* operation, const std::string& message);
 
