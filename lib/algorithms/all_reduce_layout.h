@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "algorithms/cost_shape.h"
 #include "algorithms/plan.h"
 
 namespace hetccl {
@@ -51,7 +52,8 @@ class AllReduceLayout {
   int parts() const { return parts_; }
   // Segments inside shard `k` of `island`, as the index range [first, last).
   std::pair<int, int> segmentRangeOfShard(int island, int k) const {
-    return {shardFirstSegment_[island][k], shardFirstSegment_[island][k + 1]};
+    const std::vector<int>& firstSegments = shardFirstSegment_[islandCut_[island]];
+    return {firstSegments[k], firstSegments[k + 1]};
   }
   std::vector<int> segmentsOfShard(int island, int k) const {
     auto [first, last] = segmentRangeOfShard(island, k);
@@ -59,10 +61,21 @@ class AllReduceLayout {
     for (int i = first; i < last; ++i) result.push_back(i);
     return result;
   }
+  size_t segmentLength(int segment) const { return boundaries_[segment + 1] - boundaries_[segment]; }
   // Part t of segment i (each segment is cut into parts() parts).
   Region atom(int buffer, int segment, int part) const {
-    size_t begin = boundaries_[segment], length = boundaries_[segment + 1] - begin;
-    return Region{buffer, begin + blockBegin(length, parts_, part), blockCount(length, parts_, part)};
+    const size_t length = segmentLength(segment);
+    return Region{buffer, boundaries_[segment] + blockBegin(length, parts_, part), blockCount(length, parts_, part)};
+  }
+  // The costs of parts [firstPart, endPart) of `segment` (cost_shape.h): parts differ by at
+  // most one element, so two ops, each with a count of how many parts it stands for.
+  void addAtomCosts(std::vector<CostOp>* ops, OpKind kind, bool crossIsland, int segment, int firstPart,
+                    int endPart) const {
+    const size_t length = segmentLength(segment), q = length / parts_, rem = length % parts_;
+    const size_t first = static_cast<size_t>(firstPart), end = static_cast<size_t>(endPart);
+    const size_t larger = first < rem ? std::min(end, rem) - first : 0;
+    ops->push_back(CostOp{kind, crossIsland, q + 1, 0, larger});
+    ops->push_back(CostOp{kind, crossIsland, q, 0, end - first - larger});
   }
   // Calls visit(region) for each atom of shard `k` of `island`, in buffer order.
   template <typename Visit>
@@ -73,13 +86,13 @@ class AllReduceLayout {
   }
   // The rank of `island` whose shard holds `segment`.
   int owner(int island, int segment) const {
-    int k = shardsOf(island).indexOf(boundaries_[segment]);
+    int k = cuts_[islandCut_[island]].indexOf(boundaries_[segment]);
     return topology_.members[island][k];
   }
-  size_t shardBegin(int island, int k) const { return shardsOf(island).begin(k); }
+  size_t shardBegin(int island, int k) const { return cuts_[islandCut_[island]].begin(k); }
   size_t largestShard() const {
     size_t largest = 0;
-    for (int island = 0; island < islands(); ++island) largest = std::max(largest, shardsOf(island).largest());
+    for (const IslandShards& cut : cuts_) largest = std::max(largest, cut.largest());
     return largest;
   }
 
@@ -92,8 +105,12 @@ class AllReduceLayout {
   size_t n_;
   bool vendorSteps_;
   int parts_;
+  // Islands of one size and kind cut the buffer alike: a job of 12,288 islands (one per node)
+  // has a cut or two, and the layout is built for every size the cost model prices.
+  std::vector<IslandShards> cuts_;  // the distinct cuts
+  std::vector<int> islandCut_;      // island -> its cut in cuts_
   std::vector<size_t> boundaries_;
-  std::vector<std::vector<int>> shardFirstSegment_;  // island -> shard k (0..g) -> segment
+  std::vector<std::vector<int>> shardFirstSegment_;  // cut -> shard k (0..g) -> segment
 };
 
 }  // namespace hetccl

@@ -1,5 +1,7 @@
 #include "algorithms/cost_model.h"
 
+#include "algorithms/cost_shape.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -54,97 +56,44 @@ std::vector<int> sampledRanks(const TopologyView& topology) {
   return std::vector<int>(sample.begin(), sample.end());
 }
 
-// What the cost of one op depends on.  `count` is the elements it moves (the source of a
-// send, the destination otherwise): chunk 0 of it is min(count, chunk elements).
-struct OpCost {
-  OpKind kind;
-  bool crossIsland;
-  size_t count;
-  int islandSize;    // island collectives: the members taking part
-  size_t times = 1;  // identical ops of one step, stored once
-  bool operator==(const OpCost& o) const {
-    return kind == o.kind && crossIsland == o.crossIsland && count == o.count && islandSize == o.islandSize &&
-           times == o.times;
-  }
-};
-
-bool sameCost(const OpCost& a, const OpCost& b) {
-  return a.kind == b.kind && a.crossIsland == b.crossIsland && a.count == b.count && a.islandSize == b.islandSize;
-}
-
-// Folds the identical ops of one step (ops [begin, end)) into the first of them, with a count
-// of how many: a hierarchical step at thousands of islands sends thousands of parts of equal
-// size, and there are rarely more than a few kinds in a step (a step with many kept as is
-// after kMaxKinds).  What a step costs is a sum over its ops of whole byte counts, exact in
-// doubles in any order, so the results are the same bits as op by op.
-void foldIdenticalOps(std::vector<OpCost>& ops, size_t begin) {
-  constexpr size_t kMaxKinds = 16;
-  size_t kept = begin;
-  for (size_t i = begin; i < ops.size(); ++i) {
-    size_t same = kept;
-    for (size_t k = begin; k < kept && k < begin + kMaxKinds; ++k)
-      if (sameCost(ops[k], ops[i])) same = k;
-    if (same < kept)
-      ops[same].times += ops[i].times;
-    else
-      ops[kept++] = ops[i];
-  }
-  ops.resize(kept);
-}
-
-// The sampled ranks' plans reduced to what the cost model reads, so that they are built once
-// for every chunk size the tuner tries, not once per chunk size.  Consecutive steps that cost
-// the same (a ring's thousands of steps differ by at most one element) are stored once, as
-// a run, and costed once.
+// The sampled ranks' cost shapes, built once for every chunk size the tuner tries.  Their runs
+// cut the steps into intervals: `cuts` holds every rank's run boundaries, and within an
+// interval every rank's step costs the same, so the model prices intervals, not steps.
 struct PlanSummary {
-  struct StepRun {
-    uint32_t opsBegin, opsEnd;  // the ops of each step of the run
-    size_t firstStep, steps;
-  };
   struct Rank {
-    std::vector<OpCost> ops;
-    std::vector<StepRun> runs;
-    std::vector<OpCost> islandOps;  // run whole, between the pipelined phases
-    size_t largestOp = 0;           // largestOpCount of the plan's pipelined steps
+    CostShape shape;
+    std::vector<std::pair<size_t, size_t>> runIntervals;  // run -> its intervals [first, last)
   };
   std::vector<Rank> ranks;
-  size_t steps = 0;    // of the longest plan
-  size_t opCount = 0;  // ops and runs stored: what bounds the memo
+  std::vector<size_t> cuts;  // interval k is steps [cuts[k], cuts[k + 1])
+  size_t opCount = 0;        // ops and runs stored: what bounds the memo
 };
 
 PlanSummary summarize(const CostQuery& query) {
   const TopologyView& topology = *query.request.topology;
   PlanSummary summary;
-  // One plan at a time: a large job's plans have thousands of steps each.
   for (int rank : sampledRanks(topology)) {
-    const RankPlan plan = buildPlan(query.algorithm, query.request, rank);
-    PlanSummary::Rank costs;
-    const int islandSize = topology.islandSize(topology.islandOf[rank]);
-    for (size_t s = 0; s < plan.steps.size(); ++s) {
-      if (isIslandStep(plan.steps[s])) {
-        for (const Op& op : plan.steps[s].ops)
-          costs.islandOps.push_back(OpCost{op.kind, false, op.dst.count, islandSize});
-        continue;
-      }
-      const uint32_t begin = static_cast<uint32_t>(costs.ops.size());
-      for (const Op& op : plan.steps[s].ops) {
-        costs.largestOp = std::max({costs.largestOp, op.src.count, op.dst.count});
-        bool cross = op.peer >= 0 && topology.islandOf[op.peer] != topology.islandOf[rank];
-        costs.ops.push_back(OpCost{op.kind, cross, op.kind == OpKind::Send ? op.src.count : op.dst.count, 0});
-      }
-      foldIdenticalOps(costs.ops, begin);
-      PlanSummary::StepRun* last = costs.runs.empty() ? nullptr : &costs.runs.back();
-      if (last && std::equal(costs.ops.begin() + last->opsBegin, costs.ops.begin() + last->opsEnd,
-                             costs.ops.begin() + begin, costs.ops.end())) {
-        costs.ops.resize(begin);
-        ++last->steps;
-      } else {
-        costs.runs.push_back(PlanSummary::StepRun{begin, static_cast<uint32_t>(costs.ops.size()), s, 1});
-      }
+    PlanSummary::Rank entry;
+    entry.shape = costShapeOf(query.algorithm, query.request, rank);
+    size_t step = 0;
+    summary.cuts.push_back(0);
+    for (const CostShape::Run& run : entry.shape.runs) {
+      step += run.steps;
+      summary.cuts.push_back(step);
+      summary.opCount += run.ops.size() + 1;
     }
-    summary.steps = std::max(summary.steps, plan.steps.size());
-    summary.opCount += costs.ops.size() + costs.runs.size();
-    summary.ranks.push_back(std::move(costs));
+    summary.ranks.push_back(std::move(entry));
+  }
+  std::sort(summary.cuts.begin(), summary.cuts.end());
+  summary.cuts.erase(std::unique(summary.cuts.begin(), summary.cuts.end()), summary.cuts.end());
+  for (PlanSummary::Rank& rank : summary.ranks) {
+    size_t step = 0, interval = 0;
+    for (const CostShape::Run& run : rank.shape.runs) {
+      const size_t first = interval;
+      step += run.steps;
+      while (summary.cuts[interval] < step) ++interval;
+      rank.runIntervals.emplace_back(first, interval);
+    }
   }
   return summary;
 }
@@ -220,13 +169,13 @@ struct StepCost {
 
 // The cost of ops [begin, end) of one rank cut to chunk 0; *any is false when every op's
 // chunk is empty (the step does not run).
-StepCost stepCost(const OpCost* begin, const OpCost* end, size_t chunkElements, size_t elementSize,
+StepCost stepCost(const std::vector<CostOp>& ops, size_t chunkElements, size_t elementSize,
                   const CostParameters& parameters, bool* any) {
   double sent[2] = {0, 0}, received[2] = {0, 0};
   bool sends[2] = {false, false}, receives[2] = {false, false};
   double reduced = 0, copied = 0;
   *any = false;
-  for (const OpCost* op = begin; op != end; ++op) {
+  for (const CostOp* op = ops.data(); op != ops.data() + ops.size(); ++op) {
     const size_t count = std::min(op->count, chunkElements);
     if (count == 0) continue;
     *any = true;
@@ -271,7 +220,7 @@ StepCost stepCost(const OpCost* begin, const OpCost* end, size_t chunkElements, 
 // An island collective as a vendor library's ring runs it over the island's links: g - 1
 // rounds each moving (and, for a reduce-scatter, reducing) one block; the reduce or broadcast
 // of the few elements left over, a tree's log2(g) hops.
-double islandSeconds(const OpCost& op, size_t elementSize, const CostParameters& parameters) {
+double islandSeconds(const CostOp& op, size_t elementSize, const CostParameters& parameters) {
   const LinkCost& link = parameters.intraIsland;
   const double g = op.islandSize;
   double block = static_cast<double>(op.count * elementSize);
@@ -306,47 +255,48 @@ CostBreakdown explainSeconds(const CostQuery& query, const CostParameters& param
   double islandTime = 0;
   for (const PlanSummary::Rank& rank : summary->ranks) {
     double mine = 0;
-    for (const OpCost& op : rank.islandOps) mine += islandSeconds(op, query.elementSize, parameters);
+    for (const CostOp& op : rank.shape.islandOps) mine += islandSeconds(op, query.elementSize, parameters);
     islandTime = std::max(islandTime, mine);
   }
   size_t pipelines = 0;
   for (const PlanSummary::Rank& rank : summary->ranks)
-    pipelines = std::max(pipelines, (rank.largestOp + chunkElements - 1) / chunkElements);
+    pipelines = std::max(pipelines, (rank.shape.largestOp + chunkElements - 1) / chunkElements);
   breakdown.islandSteps = islandTime;
   if (pipelines == 0) {
     breakdown.total = parameters.stepOverhead + islandTime;
     return breakdown;
   }
-  // Costs of the first (full-size) pipeline; later pipelines are the same or smaller.
-  std::vector<double> stepTime(summary->steps, 0.0);
-  std::vector<bool> stepCrosses(summary->steps, false);
+  // Costs of the first (full-size) pipeline; later pipelines are the same or smaller.  A step
+  // of the job takes as long as its slowest rank: per interval of steps, the slowest.
+  const size_t intervals = summary->cuts.size() - 1;
+  std::vector<double> intervalTime(intervals, 0.0);
+  std::vector<bool> intervalCrosses(intervals, false);
   double busiest = 0;  // the most any one resource of any rank is busy per pipeline
   for (const PlanSummary::Rank& rank : summary->ranks) {
     double busy[5] = {0, 0, 0, 0, 0};
-    const OpCost* ops = rank.ops.data();
-    for (const PlanSummary::StepRun& run : rank.runs) {
+    for (size_t r = 0; r < rank.shape.runs.size(); ++r) {
+      const CostShape::Run& run = rank.shape.runs[r];
       bool any = false;
-      StepCost cost =
-          stepCost(ops + run.opsBegin, ops + run.opsEnd, chunkElements, query.elementSize, parameters, &any);
+      StepCost cost = stepCost(run.ops, chunkElements, query.elementSize, parameters, &any);
       if (!any) continue;
-      // Step by step, so that the sums round exactly as without runs.
       const bool crosses = cost.busy[1] > 0 || cost.busy[3] > 0;
-      for (size_t s = run.firstStep; s < run.firstStep + run.steps; ++s) {
-        stepTime[s] = std::max(stepTime[s], cost.seconds);
-        if (crosses) stepCrosses[s] = true;
-        for (int r = 0; r < 5; ++r) busy[r] += cost.busy[r];
+      for (size_t k = rank.runIntervals[r].first; k < rank.runIntervals[r].second; ++k) {
+        intervalTime[k] = std::max(intervalTime[k], cost.seconds);
+        if (crosses) intervalCrosses[k] = true;
       }
+      for (int b = 0; b < 5; ++b) busy[b] += cost.busy[b] * static_cast<double>(run.steps);
     }
-    for (int r = 0; r < 5; ++r)
-      if (busy[r] > busiest) {
-        busiest = busy[r];
-        breakdown.busiestResource = kResourceNames[r];
+    for (int b = 0; b < 5; ++b)
+      if (busy[b] > busiest) {
+        busiest = busy[b];
+        breakdown.busiestResource = kResourceNames[b];
       }
   }
   double latency = 0;
-  for (size_t s = 0; s < stepTime.size(); ++s) {
-    latency += stepTime[s];
-    (stepCrosses[s] ? breakdown.latencyAcross : breakdown.latencyInIsland) += stepTime[s];
+  for (size_t k = 0; k < intervals; ++k) {
+    const double seconds = intervalTime[k] * static_cast<double>(summary->cuts[k + 1] - summary->cuts[k]);
+    latency += seconds;
+    (intervalCrosses[k] ? breakdown.latencyAcross : breakdown.latencyInIsland) += seconds;
   }
   // Either each slot's pipelines run back to back (latency bound), or the busiest resource
   // never rests once the first pipeline has filled the plan (throughput bound).

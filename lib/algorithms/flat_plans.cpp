@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "algorithms/algorithm_names.h"
+
 namespace hetccl {
 
 namespace {
@@ -61,6 +63,40 @@ RankPlan buildRingAllReduce(const PlanRequest& request, int rank) {
     plan.steps.push_back(std::move(step));
   }
   return plan;
+}
+
+// The same ring as costs, run by run: a block's size changes only where the ring's block
+// index wraps or enters the first n % p blocks (addRotationChanges), so a few runs stand for
+// the 2(p - 1) steps.
+CostShape ringAllReduceShape(const PlanRequest& request, int rank) {
+  const int p = request.nranks;
+  const size_t n = request.count;
+  if (p == 1) return costShapeOfPlan(Algorithm::Ring, request, rank);
+  const TopologyView single = request.topology ? TopologyView{} : TopologyView::singleIsland(p);
+  const TopologyView& topology = request.topology ? *request.topology : single;
+  const int island = topology.islandOf[rank];
+  const bool sendCrosses = topology.islandOf[modRank(rank + 1, p)] != island;
+  const bool recvCrosses = topology.islandOf[modRank(rank - 1, p)] != island;
+  auto count = [&](long index) { return blockCount(n, p, modRank(index, p)); };
+  CostShape shape;
+  // Reduce-scatter: step s sends block r - s and folds in block r - s - 1 (every step kept).
+  std::vector<long> changes;
+  addRotationChanges(rank, p, n, p - 1, &changes);
+  addRotationChanges(rank - 1, p, n, p - 1, &changes);
+  for (auto [s, steps] : runsBetween(changes, p - 1))
+    shape.addRun({CostOp{OpKind::Send, sendCrosses, count(rank - s), 0},
+                  CostOp{OpKind::RecvReduce, recvCrosses, count(rank - s - 1), 0}},
+                 steps, true);
+  if (request.average) shape.addRun({CostOp{OpKind::Divide, false, count(rank + 1), 0}}, 1, false);
+  // All-gather: step s forwards block r + 1 - s and receives block r - s.
+  changes.clear();
+  addRotationChanges(rank + 1, p, n, p - 1, &changes);
+  addRotationChanges(rank, p, n, p - 1, &changes);
+  for (auto [s, steps] : runsBetween(changes, p - 1))
+    shape.addRun({CostOp{OpKind::Send, sendCrosses, count(rank + 1 - s), 0},
+                  CostOp{OpKind::RecvCopy, recvCrosses, count(rank - s), 0}},
+                 steps, true);
+  return shape;
 }
 
 // Ring reduce-scatter over the p blocks of the input, shifted so that rank r ends with block

@@ -3,11 +3,14 @@
 // for all-to-all.  They are the baseline every hierarchical algorithm is measured against.
 #pragma once
 
+#include "algorithms/cost_shape.h"
 #include "algorithms/plan.h"
 
 namespace hetccl {
 
 RankPlan buildRingAllReduce(const PlanRequest& request, int rank);
+// Its cost shape, written directly (cost_shape.h).
+CostShape ringAllReduceShape(const PlanRequest& request, int rank);
 RankPlan buildRingReduceScatter(const PlanRequest& request, int rank);
 RankPlan buildRingAllGather(const PlanRequest& request, int rank);
 RankPlan buildChainBroadcast(const PlanRequest& request, int rank);

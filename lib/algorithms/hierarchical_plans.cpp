@@ -178,17 +178,28 @@ void addCrossIslandAllReduce(RankPlan& plan, const PlanRequest& request, const A
   pushIfAny(plan, step);
 }
 
+// The island phase before (reduce-scatter) or after (all-gather) the cross-island one: the
+// island's vendor library where it has one, hetccl's ring otherwise.
+void addIslandPhase(RankPlan& plan, const PlanRequest& request, const AllReduceLayout& layout,
+                    const TopologyView& topology, int rank, bool reduceScatter) {
+  const bool vendorSteps = usesVendorSteps(topology, request.vendorIslandSteps, topology.islandOf[rank]);
+  if (reduceScatter && vendorSteps)
+    addVendorIslandReduceScatter(plan, request, topology, rank);
+  else if (reduceScatter)
+    addIslandReduceScatter(plan, request, layout, topology, rank);
+  else if (vendorSteps)
+    addVendorIslandAllGather(plan, request, topology, rank);
+  else
+    addIslandAllGather(plan, layout, topology, rank);
+}
+
 RankPlan buildIslandAllReduce(const PlanRequest& request, int rank, const char* name, CrossIslandMethod method) {
   RankPlan plan = emptyPlan(request, rank, name);
   TopologyView fallback;
   const TopologyView& topology = topologyOf(request, fallback);
   AllReduceLayout layout(topology, request.count, request.vendorIslandSteps,
                          partsPerSegment(method, topology.islandCount()));
-  const bool vendorSteps = usesVendorSteps(topology, request.vendorIslandSteps, topology.islandOf[rank]);
-  if (vendorSteps)
-    addVendorIslandReduceScatter(plan, request, topology, rank);
-  else
-    addIslandReduceScatter(plan, request, layout, topology, rank);
+  addIslandPhase(plan, request, layout, topology, rank, true);
   if (topology.islandCount() > 1) {
     if (method == CrossIslandMethod::HalvingDoubling)
       addHalvingDoublingAcrossIslands(plan, request, layout, topology, rank);
@@ -203,11 +214,141 @@ RankPlan buildIslandAllReduce(const PlanRequest& request, int rank, const char* 
     });
     pushIfAny(plan, divide);
   }
-  if (vendorSteps)
-    addVendorIslandAllGather(plan, request, topology, rank);
-  else
-    addIslandAllGather(plan, layout, topology, rank);
+  addIslandPhase(plan, request, layout, topology, rank, false);
   return plan;
+}
+
+// addCrossIslandAllReduce's ring as costs, run by run: each segment's part index walks
+// backwards through its N parts, so the steps change cost only where addRotationChanges says.
+void addCrossIslandRingShape(CostShape& shape, const PlanRequest& request, const AllReduceLayout& layout, int J,
+                             int k) {
+  const int N = layout.islands();
+  const auto [first, last] = layout.segmentRangeOfShard(J, k);
+  auto part = [&](int segment, long t) { return layout.atom(kOutputBuffer, segment, modRank(t, N)).count; };
+  // One ring phase: step s sends part sendStart - s and receives part sendStart - s - 1.
+  auto addPhase = [&](long sendStart, OpKind receive) {
+    std::vector<long> changes;
+    for (int i = first; i < last; ++i) {
+      addRotationChanges(sendStart, N, layout.segmentLength(i), N - 1, &changes);
+      addRotationChanges(sendStart - 1, N, layout.segmentLength(i), N - 1, &changes);
+    }
+    for (auto [s, steps] : runsBetween(changes, N - 1)) {
+      std::vector<CostOp> ops;
+      for (int i = first; i < last; ++i) {
+        ops.push_back(CostOp{OpKind::Send, true, part(i, sendStart - s), 0});
+        ops.push_back(CostOp{receive, true, part(i, sendStart - s - 1), 0});
+      }
+      shape.addRun(std::move(ops), steps, false);
+    }
+  };
+  addPhase(J, OpKind::RecvReduce);
+  if (request.average) {
+    std::vector<CostOp> divide;
+    for (int i = first; i < last; ++i) divide.push_back(CostOp{OpKind::Divide, false, part(i, J + 1), 0});
+    shape.addRun(std::move(divide), 1, false);
+  }
+  addPhase(J + 1, OpKind::RecvCopy);
+}
+
+// addCrossIslandAllReduce's direct exchange as costs: the N - 1 parts a step sends or receives
+// are of two sizes, so each becomes two ops with counts of how many.
+void addDirectExchangeShape(CostShape& shape, const PlanRequest& request, const AllReduceLayout& layout, int J, int k) {
+  const int N = layout.islands();
+  const auto [first, last] = layout.segmentRangeOfShard(J, k);
+  const size_t others = static_cast<size_t>(N - 1);
+  auto mine = [&](int segment) { return layout.atom(kOutputBuffer, segment, J).count; };
+  std::vector<CostOp> ops;
+  auto addStep = [&](size_t steps) {
+    shape.addRun(ops, steps, false);
+    ops.clear();
+  };
+  // Every other island's part out, this island's part in from each of them.
+  for (int i = first; i < last; ++i) {
+    layout.addAtomCosts(&ops, OpKind::Send, true, i, 0, J);
+    layout.addAtomCosts(&ops, OpKind::Send, true, i, J + 1, N);
+    ops.push_back(CostOp{OpKind::RecvCopy, true, mine(i), 0, others});
+  }
+  addStep(1);
+  for (int i = first; i < last; ++i) ops.push_back(CostOp{OpKind::Reduce, false, mine(i), 0});
+  addStep(others);
+  if (request.average) {
+    for (int i = first; i < last; ++i) ops.push_back(CostOp{OpKind::Divide, false, mine(i), 0});
+    addStep(1);
+  }
+  // The finished part out to every other island, theirs in.
+  for (int i = first; i < last; ++i) {
+    ops.push_back(CostOp{OpKind::Send, true, mine(i), 0, others});
+    layout.addAtomCosts(&ops, OpKind::RecvCopy, true, i, 0, J);
+    layout.addAtomCosts(&ops, OpKind::RecvCopy, true, i, J + 1, N);
+  }
+  addStep(1);
+}
+
+// addIslandReduceScatter and addIslandAllGather as costs: per step, the atoms of two shards
+// (thousands of parts each when there are thousands of islands).
+void addIslandRingShape(CostShape& shape, const PlanRequest& request, const AllReduceLayout& layout,
+                        const TopologyView& topology, int rank, bool reduceScatter) {
+  const int island = topology.islandOf[rank], k = topology.indexInIsland[rank];
+  const int g = topology.islandSize(island);
+  std::vector<CostOp> ops;
+  auto addShard = [&](OpKind kind, int shard) {
+    const auto [first, last] = layout.segmentRangeOfShard(island, modRank(shard, g));
+    for (int i = first; i < last; ++i) layout.addAtomCosts(&ops, kind, false, i, 0, layout.parts());
+  };
+  if (g == 1) {
+    if (reduceScatter && !request.inPlace) addShard(OpKind::Copy, 0);
+    shape.addRun(ops, 1, false);
+    return;
+  }
+  for (int s = 0; s < g - 1; ++s) {
+    ops.clear();
+    if (reduceScatter) {
+      addShard(OpKind::Send, k - 1 - s);
+      addShard(OpKind::RecvReduce, k - 2 - s);
+    } else {
+      addShard(OpKind::Send, k - s);
+      addShard(OpKind::RecvCopy, k - s - 1);
+    }
+    shape.addRun(ops, 1, false);
+  }
+}
+
+// An island phase as costs: a vendor library's steps read off their (one-step) plan.
+void addIslandPhaseShape(CostShape& shape, const PlanRequest& request, const AllReduceLayout& layout,
+                         const TopologyView& topology, int rank, bool reduceScatter) {
+  if (!usesVendorSteps(topology, request.vendorIslandSteps, topology.islandOf[rank])) {
+    addIslandRingShape(shape, request, layout, topology, rank, reduceScatter);
+    return;
+  }
+  RankPlan phase = emptyPlan(request, rank, "");
+  addIslandPhase(phase, request, layout, topology, rank, reduceScatter);
+  shape.addPlanSteps(phase, topology);
+}
+
+// buildIslandAllReduce's shape, phase by phase, with no plan built: a phase at thousands of
+// islands has thousands of ops per step (one per part) or thousands of steps.  A shard cut
+// into many segments (islands of many sizes) makes the ring's direct form slower than the
+// plan: it is read off the plan then.
+CostShape islandAllReduceShape(const PlanRequest& request, int rank, Algorithm algorithm, CrossIslandMethod method) {
+  constexpr int kMaxDirectSegments = 32;
+  TopologyView fallback;
+  const TopologyView& topology = topologyOf(request, fallback);
+  const int J = topology.islandOf[rank], k = topology.indexInIsland[rank];
+  AllReduceLayout layout(topology, request.count, request.vendorIslandSteps,
+                         partsPerSegment(method, topology.islandCount()));
+  const auto [first, last] = layout.segmentRangeOfShard(J, k);
+  if (topology.islandCount() == 1 || last - first > kMaxDirectSegments)
+    return costShapeOfPlan(algorithm, request, rank);
+  CostShape shape;
+  addIslandPhaseShape(shape, request, layout, topology, rank, true);
+  switch (method) {
+    case CrossIslandMethod::DirectExchange: addDirectExchangeShape(shape, request, layout, J, k); break;
+    case CrossIslandMethod::Ring: addCrossIslandRingShape(shape, request, layout, J, k); break;
+    case CrossIslandMethod::HalvingDoubling: addHalvingDoublingShape(shape, request, layout, topology, rank); break;
+    case CrossIslandMethod::Tree: addTreeShape(shape, request, layout, topology, rank); break;
+  }
+  addIslandPhaseShape(shape, request, layout, topology, rank, false);
+  return shape;
 }
 
 // Which member of `island` takes care of rank q's block: q itself in its own island,
@@ -243,6 +384,22 @@ RankPlan buildHalvingDoublingAllReduce(const PlanRequest& request, int rank) {
 
 RankPlan buildIslandTreeAllReduce(const PlanRequest& request, int rank) {
   return buildIslandAllReduce(request, rank, "hier-tree", CrossIslandMethod::Tree);
+}
+
+CostShape hierarchicalAllReduceShape(const PlanRequest& request, int rank) {
+  return islandAllReduceShape(request, rank, Algorithm::Hierarchical, CrossIslandMethod::DirectExchange);
+}
+
+CostShape torusAllReduceShape(const PlanRequest& request, int rank) {
+  return islandAllReduceShape(request, rank, Algorithm::Torus, CrossIslandMethod::Ring);
+}
+
+CostShape halvingDoublingAllReduceShape(const PlanRequest& request, int rank) {
+  return islandAllReduceShape(request, rank, Algorithm::HierarchicalHalving, CrossIslandMethod::HalvingDoubling);
+}
+
+CostShape islandTreeAllReduceShape(const PlanRequest& request, int rank) {
+  return islandAllReduceShape(request, rank, Algorithm::HierarchicalTree, CrossIslandMethod::Tree);
 }
 
 RankPlan buildHierarchicalAllGather(const PlanRequest& request, int rank) {

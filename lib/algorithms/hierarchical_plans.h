@@ -23,6 +23,7 @@
 // the same way (one broadcast from the island's leader once the leaders' chain has passed).
 #pragma once
 
+#include "algorithms/cost_shape.h"
 #include "algorithms/plan.h"
 
 namespace hetccl {
@@ -31,6 +32,11 @@ RankPlan buildHierarchicalAllReduce(const PlanRequest& request, int rank);
 RankPlan buildTorusAllReduce(const PlanRequest& request, int rank);
 RankPlan buildHalvingDoublingAllReduce(const PlanRequest& request, int rank);  // "hier-rhd"
 RankPlan buildIslandTreeAllReduce(const PlanRequest& request, int rank);       // "hier-tree"
+// The cost shapes of the four all-reduces above, written directly (cost_shape.h).
+CostShape hierarchicalAllReduceShape(const PlanRequest& request, int rank);
+CostShape torusAllReduceShape(const PlanRequest& request, int rank);
+CostShape halvingDoublingAllReduceShape(const PlanRequest& request, int rank);
+CostShape islandTreeAllReduceShape(const PlanRequest& request, int rank);
 // All-gather: every block crosses to one member of each other island, then islands
 // all-gather.  Reduce-scatter: islands reduce-scatter, then each block's island partials
 // cross once to the block's rank.  Broadcast: a chain over island leaders feeding a chain in

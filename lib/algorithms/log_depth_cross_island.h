@@ -6,6 +6,7 @@
 #pragma once
 
 #include "algorithms/all_reduce_layout.h"
+#include "algorithms/cost_shape.h"
 
 namespace hetccl {
 
@@ -24,5 +25,12 @@ void addHalvingDoublingAcrossIslands(RankPlan& plan, const PlanRequest& request,
 // latency, not bandwidth, decides.
 void addTreeAcrossIslands(RankPlan& plan, const PlanRequest& request, const AllReduceLayout& layout,
                           const TopologyView& topology, int rank);
+
+// The same two as costs (cost_shape.h), from the same code: a round at thousands of islands
+// holds thousands of parts, which the cost model reads as two ops (the parts' two sizes).
+void addHalvingDoublingShape(CostShape& shape, const PlanRequest& request, const AllReduceLayout& layout,
+                             const TopologyView& topology, int rank);
+void addTreeShape(CostShape& shape, const PlanRequest& request, const AllReduceLayout& layout,
+                  const TopologyView& topology, int rank);
 
 }  // namespace hetccl
