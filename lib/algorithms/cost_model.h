@@ -1,6 +1,6 @@
-// The cost model: replays plans over an alpha-beta-gamma model of the links to predict how
-// long an operation takes, so the tuner can choose an algorithm and chunk size and
-// hetccl-sim can answer "what if" for clusters we do not have.
+// The cost model: replays plans (as their cost shapes: cost_shape.h) over an alpha-beta-gamma
+// model of the links to predict how long an operation takes, so the tuner can choose an
+// algorithm and chunk size and hetccl-sim can answer "what if" for clusters we do not have.
 //
 // Per step of a pipeline (a plan step cut to one chunk), a rank spends
 //   max over link classes of (alpha + bytes sent on that class * beta)   -- egress is serial,
