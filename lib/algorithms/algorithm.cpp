@@ -31,6 +31,7 @@ bool algorithmApplies(Algorithm algorithm, Collective collective, const Topology
       return true;
     case Algorithm::HierarchicalHalving:
     case Algorithm::HierarchicalTree:
+    case Algorithm::HierarchicalDoubleTree:
     case Algorithm::Small:
       if (collective != Collective::AllReduce)
         return no(std::string(algorithmName(algorithm)) + " has no " + collectiveName(collective) + " plan");
@@ -48,6 +49,7 @@ RankPlan buildPlan(Algorithm algorithm, const PlanRequest& request, int rank) {
     case Algorithm::Small: plan = buildTreeAllReduce(request, rank); break;
     case Algorithm::HierarchicalHalving: plan = buildHalvingDoublingAllReduce(request, rank); break;
     case Algorithm::HierarchicalTree: plan = buildIslandTreeAllReduce(request, rank); break;
+    case Algorithm::HierarchicalDoubleTree: plan = buildDoubleTreeAllReduce(request, rank); break;
     case Algorithm::Hierarchical:
       switch (request.collective) {
         case Collective::AllReduce: plan = buildHierarchicalAllReduce(request, rank); break;

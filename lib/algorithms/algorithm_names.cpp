@@ -9,6 +9,7 @@ const char* algorithmName(Algorithm algorithm) {
     case Algorithm::Torus: return "torus";
     case Algorithm::HierarchicalHalving: return "hier-rhd";
     case Algorithm::HierarchicalTree: return "hier-tree";
+    case Algorithm::HierarchicalDoubleTree: return "hier-dbtree";
     case Algorithm::Small: return "small";
     case Algorithm::Native: return "native";
   }
@@ -21,6 +22,7 @@ const std::vector<Algorithm>& allAlgorithms() {
                                           Algorithm::Torus,
                                           Algorithm::HierarchicalHalving,
                                           Algorithm::HierarchicalTree,
+                                          Algorithm::HierarchicalDoubleTree,
                                           Algorithm::Small,
                                           Algorithm::Native};
   return all;

@@ -8,9 +8,19 @@
 
 namespace hetccl {
 
-enum class Algorithm { Ring, Hierarchical, Torus, HierarchicalHalving, HierarchicalTree, Small, Native };
+enum class Algorithm {
+  Ring,
+  Hierarchical,
+  Torus,
+  HierarchicalHalving,
+  HierarchicalTree,
+  HierarchicalDoubleTree,
+  Small,
+  Native
+};
 
-const char* algorithmName(Algorithm algorithm);  // "ring", "hier", "torus", "hier-rhd", "hier-tree", "small", "native"
+const char* algorithmName(Algorithm algorithm);  // "ring", "hier", "torus", "hier-rhd", "hier-tree",
+                                                 // "hier-dbtree", "small", "native"
 const std::vector<Algorithm>& allAlgorithms();
 
 }  // namespace hetccl

@@ -20,7 +20,9 @@ namespace {
 // N - P (recursive halving/doubling folds islands P.. into islands 0..), and the first and
 // last island of every size (the slowest island).  Plans of islands of one size and role are
 // the same up to relabelling, and a job of 12,288 islands would otherwise build 36,864 plans.
-std::vector<int> sampledIslands(const TopologyView& topology) {
+// The double binary tree's rounds each busy other islands (those of one height in either
+// tree): the leftmost path of both trees and its right children stand for every round.
+std::vector<int> sampledIslands(const TopologyView& topology, Algorithm algorithm) {
   const int N = topology.islandCount();
   std::set<int> islands;
   if (N <= 32) {
@@ -30,6 +32,13 @@ std::vector<int> sampledIslands(const TopologyView& topology) {
     while (2 * P <= N) P *= 2;
     for (int island : {0, 1, N / 2, N - 2, N - 1, P - 1, P, N - P - 1, N - P})
       if (island >= 0 && island < N) islands.insert(island);
+    if (algorithm == Algorithm::HierarchicalDoubleTree)
+      for (int leftmost = 0; leftmost < N; leftmost = 2 * leftmost + 1)
+        for (int position : {leftmost, leftmost + 1})
+          if (position < N) {
+            islands.insert(position);                      // tree 0
+            islands.insert((position + (N + 1) / 2) % N);  // tree 1 (log_depth_cross_island.cpp)
+          }
     std::set<int> sizesSeen;
     for (int island = 0; island < N; ++island)
       if (sizesSeen.insert(topology.islandSize(island)).second) islands.insert(island);
@@ -40,14 +49,14 @@ std::vector<int> sampledIslands(const TopologyView& topology) {
   return std::vector<int>(islands.begin(), islands.end());
 }
 
-std::vector<int> sampledRanks(const TopologyView& topology) {
+std::vector<int> sampledRanks(const TopologyView& topology, Algorithm algorithm) {
   if (topology.nranks <= 64) {
     std::vector<int> all(topology.nranks);
     for (int r = 0; r < topology.nranks; ++r) all[r] = r;
     return all;
   }
   std::set<int> sample;
-  for (int index : sampledIslands(topology)) {
+  for (int index : sampledIslands(topology, algorithm)) {
     const auto& island = topology.members[index];
     sample.insert(island.front());
     sample.insert(island[island.size() / 2]);
@@ -72,7 +81,7 @@ struct PlanSummary {
 PlanSummary summarize(const CostQuery& query) {
   const TopologyView& topology = *query.request.topology;
   PlanSummary summary;
-  for (int rank : sampledRanks(topology)) {
+  for (int rank : sampledRanks(topology, query.algorithm)) {
     PlanSummary::Rank entry;
     entry.shape = costShapeOf(query.algorithm, query.request, rank);
     size_t step = 0;

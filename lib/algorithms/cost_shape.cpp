@@ -82,6 +82,7 @@ CostShape costShapeOf(Algorithm algorithm, const PlanRequest& request, int rank)
       case Algorithm::Torus: return torusAllReduceShape(request, rank);
       case Algorithm::HierarchicalHalving: return halvingDoublingAllReduceShape(request, rank);
       case Algorithm::HierarchicalTree: return islandTreeAllReduceShape(request, rank);
+      case Algorithm::HierarchicalDoubleTree: return doubleTreeAllReduceShape(request, rank);
       default: break;
     }
   return costShapeOfPlan(algorithm, request, rank);

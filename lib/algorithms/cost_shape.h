@@ -4,11 +4,11 @@
 // model prices every algorithm at several chunk sizes for every size a tool asks about: it
 // cannot afford to build and walk the plans themselves.
 //
-// Every plan has a shape: costShapeOfPlan reads it off the built plan.  The plans whose step
-// count grows with the ranks or islands (the flat ring all-reduce, and the cross-island
-// phases of hier and torus) also write their shape directly, run by run, with no plan built
-// (costShapeOf picks that way when there is one); test/unit/cost_shape_test.cpp checks that
-// both ways give the same steps for every layout of 1-16 ranks and some of hundreds.
+// Every plan has a shape: costShapeOfPlan reads it off the built plan.  The plans whose steps
+// or ops grow with the ranks or islands (the flat ring all-reduce, and the island all-reduces:
+// hier, torus, hier-rhd, hier-tree, hier-dbtree) also write their shape directly, with no plan
+// built (costShapeOf picks that way when there is one); test/unit/cost_shape_test.cpp checks
+// that both ways give the same steps for every layout of 1-16 ranks and some of hundreds.
 #pragma once
 
 #include <cstddef>

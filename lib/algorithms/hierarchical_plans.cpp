@@ -14,7 +14,7 @@ namespace {
 // How the owners of a segment (one per island) all-reduce it across islands.  Direct exchange
 // and the ring cut each segment into one part per island; recursive halving/doubling into a
 // power of two of parts; the tree leaves it whole.  The choice sets AllReduceLayout's parts.
-enum class CrossIslandMethod { DirectExchange, Ring, HalvingDoubling, Tree };
+enum class CrossIslandMethod { DirectExchange, Ring, HalvingDoubling, Tree, DoubleTree };
 
 // The largest power of two <= n (n >= 1).
 int powerOfTwoAtMost(int n) {
@@ -27,6 +27,7 @@ int partsPerSegment(CrossIslandMethod method, int islands) {
   switch (method) {
     case CrossIslandMethod::HalvingDoubling: return powerOfTwoAtMost(islands);
     case CrossIslandMethod::Tree: return 1;
+    case CrossIslandMethod::DoubleTree: return islands > 1 ? 2 : 1;
     default: return islands;
   }
 }
@@ -205,6 +206,8 @@ RankPlan buildIslandAllReduce(const PlanRequest& request, int rank, const char* 
       addHalvingDoublingAcrossIslands(plan, request, layout, topology, rank);
     else if (method == CrossIslandMethod::Tree)
       addTreeAcrossIslands(plan, request, layout, topology, rank);
+    else if (method == CrossIslandMethod::DoubleTree)
+      addDoubleTreeAcrossIslands(plan, request, layout, topology, rank);
     else
       addCrossIslandAllReduce(plan, request, layout, topology, rank, method);
   } else if (request.average && request.nranks > 1) {
@@ -346,6 +349,7 @@ CostShape islandAllReduceShape(const PlanRequest& request, int rank, Algorithm a
     case CrossIslandMethod::Ring: addCrossIslandRingShape(shape, request, layout, J, k); break;
     case CrossIslandMethod::HalvingDoubling: addHalvingDoublingShape(shape, request, layout, topology, rank); break;
     case CrossIslandMethod::Tree: addTreeShape(shape, request, layout, topology, rank); break;
+    case CrossIslandMethod::DoubleTree: addDoubleTreeShape(shape, request, layout, topology, rank); break;
   }
   addIslandPhaseShape(shape, request, layout, topology, rank, false);
   return shape;
@@ -386,6 +390,10 @@ RankPlan buildIslandTreeAllReduce(const PlanRequest& request, int rank) {
   return buildIslandAllReduce(request, rank, "hier-tree", CrossIslandMethod::Tree);
 }
 
+RankPlan buildDoubleTreeAllReduce(const PlanRequest& request, int rank) {
+  return buildIslandAllReduce(request, rank, "hier-dbtree", CrossIslandMethod::DoubleTree);
+}
+
 CostShape hierarchicalAllReduceShape(const PlanRequest& request, int rank) {
   return islandAllReduceShape(request, rank, Algorithm::Hierarchical, CrossIslandMethod::DirectExchange);
 }
@@ -400,6 +408,10 @@ CostShape halvingDoublingAllReduceShape(const PlanRequest& request, int rank) {
 
 CostShape islandTreeAllReduceShape(const PlanRequest& request, int rank) {
   return islandAllReduceShape(request, rank, Algorithm::HierarchicalTree, CrossIslandMethod::Tree);
+}
+
+CostShape doubleTreeAllReduceShape(const PlanRequest& request, int rank) {
+  return islandAllReduceShape(request, rank, Algorithm::HierarchicalDoubleTree, CrossIslandMethod::DoubleTree);
 }
 
 RankPlan buildHierarchicalAllGather(const PlanRequest& request, int rank) {

@@ -8,9 +8,9 @@
 // once), and each island all-gathers its shards.  The hierarchical ring does the cross-island
 // all-reduce by direct exchange (two rounds, any islands, but N - 1 messages each); the torus
 // by a ring along the column of equal islands (2(N-1) rounds); hier-rhd by recursive
-// halving/doubling and hier-tree by a binomial tree (log2 N rounds, for thousands of
-// islands: log_depth_cross_island.h).  Every element is reduced on exactly one rank and
-// then copied, so all ranks hold identical bits.
+// halving/doubling, hier-tree by a binomial tree and hier-dbtree by a double binary tree
+// (log2 N rounds, for thousands of islands: log_depth_cross_island.h).  Every element is
+// reduced on exactly one rank and then copied, so all ranks hold identical bits.
 //
 // Regions are always whole "atoms" (a segment's part), so the executor's chunk m of a region
 // written in one phase is chunk m of the region read in the next.
@@ -32,11 +32,13 @@ RankPlan buildHierarchicalAllReduce(const PlanRequest& request, int rank);
 RankPlan buildTorusAllReduce(const PlanRequest& request, int rank);
 RankPlan buildHalvingDoublingAllReduce(const PlanRequest& request, int rank);  // "hier-rhd"
 RankPlan buildIslandTreeAllReduce(const PlanRequest& request, int rank);       // "hier-tree"
-// The cost shapes of the four all-reduces above, written directly (cost_shape.h).
+RankPlan buildDoubleTreeAllReduce(const PlanRequest& request, int rank);       // "hier-dbtree"
+// The cost shapes of the five all-reduces above, written directly (cost_shape.h).
 CostShape hierarchicalAllReduceShape(const PlanRequest& request, int rank);
 CostShape torusAllReduceShape(const PlanRequest& request, int rank);
 CostShape halvingDoublingAllReduceShape(const PlanRequest& request, int rank);
 CostShape islandTreeAllReduceShape(const PlanRequest& request, int rank);
+CostShape doubleTreeAllReduceShape(const PlanRequest& request, int rank);
 // All-gather: every block crosses to one member of each other island, then islands
 // all-gather.  Reduce-scatter: islands reduce-scatter, then each block's island partials
 // cross once to the block's rank.  Broadcast: a chain over island leaders feeding a chain in

@@ -33,7 +33,13 @@ class PlanWriter {
   void divide(int firstPart, int endPart) {
     forEach(firstPart, endPart, [&](int, const Region& atom) { addOp(step_, Op{OpKind::Divide, -1, {}, atom}); });
   }
-  void endStep() { pushIfAny(plan_, step_); }
+  // `keepEmpty`: a step with no op still takes its place (plans aligned in rounds).
+  void endStep(bool keepEmpty = false) {
+    if (keepEmpty && step_.ops.empty())
+      plan_.steps.push_back(step_);
+    else
+      pushIfAny(plan_, step_);
+  }
 
  private:
   template <typename Visit>
@@ -55,8 +61,8 @@ class ShapeWriter {
   void receiveReduce(int, int firstPart, int endPart) { add(OpKind::RecvReduce, true, firstPart, endPart); }
   void receiveCopy(int, int firstPart, int endPart) { add(OpKind::RecvCopy, true, firstPart, endPart); }
   void divide(int firstPart, int endPart) { add(OpKind::Divide, false, firstPart, endPart); }
-  void endStep() {
-    shape_.addRun(ops_, 1, false);
+  void endStep(bool keepEmpty = false) {
+    shape_.addRun(ops_, 1, keepEmpty);
     ops_.clear();
   }
 
@@ -157,6 +163,63 @@ void binomialTree(Writer& mine, const PlanRequest& request, const AllReduceLayou
     }
 }
 
+// The two trees of the double binary tree, in heap order: position p's children are 2p + 1
+// and 2p + 2.  Tree 0 holds island p at position p; tree 1 holds island (p + ceil(N/2)) mod N,
+// so tree 0's internal positions (p < floor(N/2)) hold tree 1's leaves: no island forwards
+// for both trees (one, for odd N, is a leaf in both).
+struct DoubleTree {
+  int N;
+  int islandAt(int tree, int position) const { return tree == 0 ? position : (position + (N + 1) / 2) % N; }
+  int positionOf(int tree, int island) const { return tree == 0 ? island : modRank(island - (N + 1) / 2, N); }
+  // Rounds from position p down to its deepest leaf: the largest d with (p + 1) 2^d <= N
+  // (the leftmost path is the longest).
+  int height(int position) const {
+    int d = 0;
+    while ((static_cast<long>(position) + 1) << (d + 1) <= N) ++d;
+    return d;
+  }
+};
+
+// Part t of every segment goes up tree t to its root, which finishes it, and back down.  Every
+// rank's plan has the same rounds, so that each transfer's two ends sit in the same step: in
+// reduce round r the nodes of height r fold in their first child's partial, then their
+// second's (two steps: both write the same part), each child sending in the step its parent
+// receives it; in broadcast round r (descending) the nodes of height r send to both children.
+// The two trees share the rounds, so a step holds both trees' ops (tree 0's first, on both
+// ends of a pair).  3 floor(log2 N) + 1 steps; an inner node of one tree moves its part three
+// times (two in, one out, then one in, two out), and each part is half a segment, so chunks of
+// large messages pipeline through the rounds at about n/g per rank across islands.
+template <typename Writer>
+void doubleBinaryTree(Writer& mine, const PlanRequest& request, const AllReduceLayout& layout, int J) {
+  const DoubleTree trees{layout.islands()};
+  const int N = trees.N, rounds = trees.height(0);
+  for (int round = 1; round <= rounds; ++round)
+    for (int child = 1; child <= 2; ++child) {
+      for (int tree = 0; tree < 2; ++tree) {
+        const int p = trees.positionOf(tree, J);
+        if (trees.height(p) == round && 2 * p + child < N)
+          mine.receiveReduce(trees.islandAt(tree, 2 * p + child), tree, tree + 1);
+        const int parent = (p - 1) / 2, myIndex = p % 2 == 1 ? 1 : 2;
+        if (p > 0 && myIndex == child && trees.height(parent) == round)
+          mine.send(trees.islandAt(tree, parent), tree, tree + 1);
+      }
+      mine.endStep(true);
+    }
+  for (int tree = 0; tree < 2; ++tree)
+    if (request.average && trees.positionOf(tree, J) == 0) mine.divide(tree, tree + 1);
+  mine.endStep(true);
+  for (int round = rounds; round >= 1; --round) {
+    for (int tree = 0; tree < 2; ++tree) {
+      const int p = trees.positionOf(tree, J);
+      if (p > 0 && trees.height((p - 1) / 2) == round)
+        mine.receiveCopy(trees.islandAt(tree, (p - 1) / 2), tree, tree + 1);
+      if (trees.height(p) == round)
+        for (int c = 2 * p + 1; c <= 2 * p + 2 && c < N; ++c) mine.send(trees.islandAt(tree, c), tree, tree + 1);
+    }
+    mine.endStep(true);
+  }
+}
+
 }  // namespace
 
 void addHalvingDoublingAcrossIslands(RankPlan& plan, const PlanRequest& request, const AllReduceLayout& layout,
@@ -181,6 +244,18 @@ void addTreeShape(CostShape& shape, const PlanRequest& request, const AllReduceL
                   const TopologyView& topology, int rank) {
   ShapeWriter writer(shape, layout, segmentsOf(layout, topology, rank));
   binomialTree(writer, request, layout, topology.islandOf[rank]);
+}
+
+void addDoubleTreeAcrossIslands(RankPlan& plan, const PlanRequest& request, const AllReduceLayout& layout,
+                                const TopologyView& topology, int rank) {
+  PlanWriter writer(plan, layout, segmentsOf(layout, topology, rank));
+  doubleBinaryTree(writer, request, layout, topology.islandOf[rank]);
+}
+
+void addDoubleTreeShape(CostShape& shape, const PlanRequest& request, const AllReduceLayout& layout,
+                        const TopologyView& topology, int rank) {
+  ShapeWriter writer(shape, layout, segmentsOf(layout, topology, rank));
+  doubleBinaryTree(writer, request, layout, topology.islandOf[rank]);
 }
 
 }  // namespace hetccl

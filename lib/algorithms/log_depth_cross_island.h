@@ -26,11 +26,21 @@ void addHalvingDoublingAcrossIslands(RankPlan& plan, const PlanRequest& request,
 void addTreeAcrossIslands(RankPlan& plan, const PlanRequest& request, const AllReduceLayout& layout,
                           const TopologyView& topology, int rank);
 
-// The same two as costs (cost_shape.h), from the same code: a round at thousands of islands
+// Double binary tree across islands (as NCCL's trees, here among islands): each segment is cut
+// in two parts, part t reduced up tree t to its root and broadcast back down; an island that
+// forwards in one tree is a leaf of the other.  The layout must cut segments into 2 parts.
+// 3 floor(log2 N) + 1 rounds; chunks pipeline through them, so large messages cross at
+// about n/g per rank, where the binomial tree's root receives log2 N segments.
+void addDoubleTreeAcrossIslands(RankPlan& plan, const PlanRequest& request, const AllReduceLayout& layout,
+                                const TopologyView& topology, int rank);
+
+// The same three as costs (cost_shape.h), from the same code: a round at thousands of islands
 // holds thousands of parts, which the cost model reads as two ops (the parts' two sizes).
 void addHalvingDoublingShape(CostShape& shape, const PlanRequest& request, const AllReduceLayout& layout,
                              const TopologyView& topology, int rank);
 void addTreeShape(CostShape& shape, const PlanRequest& request, const AllReduceLayout& layout,
                   const TopologyView& topology, int rank);
+void addDoubleTreeShape(CostShape& shape, const PlanRequest& request, const AllReduceLayout& layout,
+                        const TopologyView& topology, int rank);
 
 }  // namespace hetccl

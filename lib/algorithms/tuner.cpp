@@ -36,7 +36,8 @@ std::vector<Algorithm> Tuner::candidates(Collective collective) const {
     result.erase(std::remove_if(result.begin(), result.end(),
                                 [](Algorithm a) {
                                   return a == Algorithm::Hierarchical || a == Algorithm::Torus ||
-                                         a == Algorithm::HierarchicalHalving || a == Algorithm::HierarchicalTree;
+                                         a == Algorithm::HierarchicalHalving || a == Algorithm::HierarchicalTree ||
+                                         a == Algorithm::HierarchicalDoubleTree;
                                 }),
                  result.end());
   return result;

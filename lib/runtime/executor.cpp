@@ -77,12 +77,16 @@ Status Executor::runPipelined(const RankPlan& plan, const PlanPhase& phase) {
   if (pipelines == 0) return Status::ok();
   const int depth = static_cast<int>(std::min<size_t>(pipelines, static_cast<size_t>(pipelineDepth_)));
   phaseEnd_ = phase.endStep;
-  size_t receiveReduces = 0;
-  for (size_t s = phase.firstStep; s < phase.endStep; ++s)
-    receiveReduces =
-        std::max<size_t>(receiveReduces, std::count_if(plan.steps[s].ops.begin(), plan.steps[s].ops.end(),
-                                                       [](const Op& op) { return op.kind == OpKind::RecvReduce; }));
-  stagingPerSlot_ = receiveReduces * chunkElements_ * elementSize_;
+  // A slot stages what one step's receive-reduces bring in: each at most a chunk, but no more
+  // than its region (a round at thousands of islands receives thousands of small parts).
+  size_t stagedElements = 0;
+  for (size_t s = phase.firstStep; s < phase.endStep; ++s) {
+    size_t step = 0;
+    for (const Op& op : plan.steps[s].ops)
+      if (op.kind == OpKind::RecvReduce) step += std::min(op.dst.count, chunkElements_);
+    stagedElements = std::max(stagedElements, step);
+  }
+  stagingPerSlot_ = stagedElements * elementSize_;
   HETCCL_TRY(staging_.ensure(stagingPerSlot_ * depth));
 
   // Slots are kept between runs, with their vectors' capacity: a small operation's whole cost
@@ -192,7 +196,7 @@ Status Executor::startStep(Slot& slot, const RankPlan& plan) {
         pending.op = &op;
         pending.reduceInto = &op;
         pending.staged = staging;
-        staging += chunkElements_ * elementSize_;
+        staging += bytes;  // this pipeline's chunk of the region: no more than runPipelined counted
         HETCCL_TRY(transport_.postRecv(pending.staged, bytes, op.peer, tag_ + slot.index, &pending.transfer));
         slot.transfers.push_back(std::move(pending));
         break;

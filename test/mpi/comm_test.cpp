@@ -169,7 +169,7 @@ TEST(Communicator, ConfigChunkDepthAndAlgorithm) {
     EXPECT_EQ(hetcclCommGetAlgorithm(c.pair().comm, &ran), hetcclSuccess);
     const std::string allReduceRan = ran ? ran : "(null)";
     if (std::string(algorithm) == "auto") {
-      const std::set<std::string> tunable{"ring", "hier", "torus", "hier-rhd", "hier-tree", "small"};
+      const std::set<std::string> tunable{"ring", "hier", "torus", "hier-rhd", "hier-tree", "hier-dbtree", "small"};
       EXPECT_EQ(tunable.count(allReduceRan), 1u) << "config.algorithm=auto ran " << allReduceRan;
     } else {
       EXPECT_EQ(allReduceRan, algorithm) << "config.algorithm=" << algorithm;

@@ -23,7 +23,7 @@ function(check_sweep file rows seconds)
       continue()
     endif()
     # ... pick chunk time busbw bound time/bound
-    if(NOT line MATCHES " (ring|hier|torus|hier-rhd|hier-tree|small|native) +[0-9]+[KMG]? +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$")
+    if(NOT line MATCHES " (ring|hier|torus|hier-rhd|hier-tree|hier-dbtree|small|native) +[0-9]+[KMG]? +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$")
       message(FATAL_ERROR "hetccl-sim ${file}: row without a pick: '${line}'")
     endif()
     math(EXPR count "${count} + 1")

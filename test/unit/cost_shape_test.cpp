@@ -93,6 +93,7 @@ const Algorithm kAllReduceAlgorithms[] = {Algorithm::Ring,
                                           Algorithm::Torus,
                                           Algorithm::HierarchicalHalving,
                                           Algorithm::HierarchicalTree,
+                                          Algorithm::HierarchicalDoubleTree,
                                           Algorithm::Small};
 
 TEST(CostShape, DirectShapesMatchThePlansOnEveryLayoutOfUpTo16Ranks) {

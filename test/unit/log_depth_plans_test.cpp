@@ -1,10 +1,11 @@
-// The log-depth cross-island all-reduces (hier-rhd, hier-tree) beyond the 1..16-rank layouts
+// The log-depth cross-island all-reduces (hier-rhd, hier-tree, hier-dbtree) beyond the 1..16-rank layouts
 // that island_plans_test.cpp verifies exhaustively: spot checks at a few hundred ranks (island
 // counts that are and are not powers of two, equal and unequal islands), and their depth:
 // the number of steps that cross islands grows with log2 of the island count.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <set>
 
 #include "algorithms/algorithm.h"
 #include "algorithms/verifier.h"
@@ -21,7 +22,8 @@ TopologyView islandsOf(int islands, int size, int tail = 0) {
   return TopologyView::fromIslandIds(ids);
 }
 
-constexpr Algorithm kLogDepth[] = {Algorithm::HierarchicalHalving, Algorithm::HierarchicalTree};
+constexpr Algorithm kLogDepth[] = {Algorithm::HierarchicalHalving, Algorithm::HierarchicalTree,
+                                   Algorithm::HierarchicalDoubleTree};
 
 // The verifier's work grows with ranks x elements x contributions: a count a little above
 // the rank count (every part of every segment non-empty, some one element longer) keeps
@@ -57,7 +59,7 @@ int crossIslandSteps(const TopologyView& topology, const RankPlan& plan, int ran
 }
 
 // 96 islands: halving/doubling among 64 (6 rounds each way) plus the fold and its return;
-// the tree's deepest path is 7 rounds up and 7 down.  Direct exchange would post 95
+// the binomial tree's deepest path is 7 rounds up and 7 down.  Direct exchange would post 95
 // messages per round, the ring 190 rounds.
 TEST(LogDepthPlans, CrossIslandRoundsGrowWithLog2OfTheIslands) {
   const TopologyView topology = islandsOf(96, 2);
@@ -68,6 +70,24 @@ TEST(LogDepthPlans, CrossIslandRoundsGrowWithLog2OfTheIslands) {
       deepest[a] = std::max(deepest[a], crossIslandSteps(topology, buildPlan(kLogDepth[a], request, rank), rank));
   EXPECT_EQ(deepest[0], 2 * 6 + 2);
   EXPECT_LE(deepest[1], 2 * 7);
+}
+
+// The double binary tree's plans are aligned in rounds (every rank has every step, empty where
+// it idles): 2 steps per reduce round and 1 per broadcast round, floor(log2 96) = 6 rounds each
+// way, each crossing islands on some rank.
+TEST(LogDepthPlans, DoubleTreeRoundsAreAlignedAndLog2Deep) {
+  const TopologyView topology = islandsOf(96, 2);
+  PlanRequest request{Collective::AllReduce, 100000, topology.nranks, 0, false, false, &topology};
+  std::set<size_t> crossing;
+  const size_t steps = buildPlan(Algorithm::HierarchicalDoubleTree, request, 0).steps.size();
+  for (int rank = 0; rank < topology.nranks; ++rank) {
+    const RankPlan plan = buildPlan(Algorithm::HierarchicalDoubleTree, request, rank);
+    ASSERT_EQ(plan.steps.size(), steps) << "rank " << rank;
+    for (size_t s = 0; s < plan.steps.size(); ++s)
+      for (const Op& op : plan.steps[s].ops)
+        if (op.peer >= 0 && topology.islandOf[op.peer] != topology.islandOf[rank]) crossing.insert(s);
+  }
+  EXPECT_EQ(crossing.size(), 3u * 6);
 }
 
 }  // namespace

@@ -119,7 +119,7 @@ const std::vector<VariableCase>& variableCases() {
       {"HETCCL_ALGO",
        {"auto", "ring", "HIER", "torus", "hier-rhd", "Hier-Tree", "small", "native"},
        {"butterfly", "ring,hier", "rhd"},
-       "auto, ring, hier, torus, hier-rhd, hier-tree, small or native"},
+       "auto, ring, hier, torus, hier-rhd, hier-tree, hier-dbtree, small or native"},
       {"HETCCL_CHUNK_BYTES",
        {"1", "64K", "8MB", "2g"},
        {"lots", "0", "-1", "1.5M", "99999999999999999999"},
@@ -482,7 +482,8 @@ TEST_F(SettingsTest, MarkdownListsEveryVariableAndTheAlgorithms) {
   const std::string markdown = settingsMarkdown(handedInSettingChoices());
   for (const SettingSpec& spec : settingsTable())
     EXPECT_NE(markdown.find(std::string("| `") + spec.name + "` |"), std::string::npos) << spec.name;
-  EXPECT_NE(markdown.find("`auto` (default), `ring`, `hier`, `torus`, `hier-rhd`, `hier-tree`, `small`, `native`"),
+  EXPECT_NE(markdown.find(
+                "`auto` (default), `ring`, `hier`, `torus`, `hier-rhd`, `hier-tree`, `hier-dbtree`, `small`, `native`"),
             std::string::npos);
   EXPECT_NE(markdown.find("| `HETCCL_PIPELINE_DEPTH` | 1–64 (`4`) |"), std::string::npos);
 }

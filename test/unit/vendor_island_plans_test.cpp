@@ -40,8 +40,8 @@ TEST(VendorIslandPlans, AllReduceVerifiesForEveryLayoutAndDelegation) {
       for (const std::vector<bool>& delegation : delegationsFor(TopologyView::fromIslandIds(ids).islandCount())) {
         TopologyView topology = TopologyView::fromIslandIds(ids);
         topology.islandLibrary = delegation;
-        for (Algorithm algorithm :
-             {Algorithm::Hierarchical, Algorithm::Torus, Algorithm::HierarchicalHalving, Algorithm::HierarchicalTree}) {
+        for (Algorithm algorithm : {Algorithm::Hierarchical, Algorithm::Torus, Algorithm::HierarchicalHalving,
+                                    Algorithm::HierarchicalTree, Algorithm::HierarchicalDoubleTree}) {
           if (!algorithmApplies(algorithm, Collective::AllReduce, topology, nullptr)) continue;
           for (size_t count : {0, 1, 2, 5, 16, 37})
             for (bool inPlace : {false, true})

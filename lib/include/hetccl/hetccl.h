@@ -142,11 +142,11 @@ hetcclResult_t hetcclCommUserRank(const hetcclComm_t comm, int* rank);
  * then gives its message. */
 hetcclResult_t hetcclCommGetAsyncError(hetcclComm_t comm, hetcclResult_t* asyncError);
 
-/* hetccl extension: the algorithm ("ring", "hier", "torus", "hier-rhd", "hier-tree", "small",
- * "native", "chain", "direct", "p2p") of the last operation this communicator ran ("none"
- * before any).  When an island vendor library took part it is named: "native:nccl" (the whole operation went to
- * it), "hier+nccl" (it ran the island steps).  The string stays valid until the next
- * operation or the communicator's destruction. */
+/* hetccl extension: the algorithm ("ring", "hier", "torus", "hier-rhd", "hier-tree",
+ * "hier-dbtree", "small", "native", "chain", "direct", "p2p") of the last operation this
+ * communicator ran ("none" before any).  When an island vendor library took part it is named:
+ * "native:nccl" (the whole operation went to it), "hier+nccl" (it ran the island steps).  The
+ * string stays valid until the next operation or the communicator's destruction. */
 hetcclResult_t hetcclCommGetAlgorithm(hetcclComm_t comm, const char** algorithm);
 
 /* The kind of this process's device (selected by HETCCL_DEVICE): "cuda", "hip", "host", or
