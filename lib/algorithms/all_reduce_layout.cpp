@@ -10,6 +10,11 @@ AllReduceLayout::AllReduceLayout(const TopologyView& topology, size_t n, bool ve
   islandCut_.reserve(topology.islandCount());
   for (int island = 0; island < topology.islandCount(); ++island) {
     const IslandShards shards = shardsOf(island);
+    // Neighbouring islands are mostly alike (nodes of one kind): skip the map for those.
+    if (island > 0 && shards.g == cuts_[islandCut_.back()].g && shards.vendor == cuts_[islandCut_.back()].vendor) {
+      islandCut_.push_back(islandCut_.back());
+      continue;
+    }
     auto [it, added] = cutOf.emplace(std::make_pair(shards.g, shards.vendor), static_cast<int>(cuts_.size()));
     if (added) cuts_.push_back(shards);
     islandCut_.push_back(it->second);

@@ -81,9 +81,9 @@ struct PlanSummary {
 PlanSummary summarize(const CostQuery& query) {
   const TopologyView& topology = *query.request.topology;
   PlanSummary summary;
-  for (int rank : sampledRanks(topology, query.algorithm)) {
+  for (CostShape& shape : costShapesOf(query.algorithm, query.request, sampledRanks(topology, query.algorithm))) {
     PlanSummary::Rank entry;
-    entry.shape = costShapeOf(query.algorithm, query.request, rank);
+    entry.shape = std::move(shape);
     size_t step = 0;
     summary.cuts.push_back(0);
     for (const CostShape::Run& run : entry.shape.runs) {

@@ -74,18 +74,26 @@ CostShape costShapeOfPlan(Algorithm algorithm, const PlanRequest& request, int r
   return shape;
 }
 
-CostShape costShapeOf(Algorithm algorithm, const PlanRequest& request, int rank) {
+std::vector<CostShape> costShapesOf(Algorithm algorithm, const PlanRequest& request, const std::vector<int>& ranks) {
+  std::vector<CostShape> shapes;
   if (request.collective == Collective::AllReduce) switch (algorithm) {
       case Algorithm::Ring:
-      case Algorithm::Native: return ringAllReduceShape(request, rank);
-      case Algorithm::Hierarchical: return hierarchicalAllReduceShape(request, rank);
-      case Algorithm::Torus: return torusAllReduceShape(request, rank);
-      case Algorithm::HierarchicalHalving: return halvingDoublingAllReduceShape(request, rank);
-      case Algorithm::HierarchicalTree: return islandTreeAllReduceShape(request, rank);
-      case Algorithm::HierarchicalDoubleTree: return doubleTreeAllReduceShape(request, rank);
-      default: break;
+      case Algorithm::Native:
+        for (int rank : ranks) shapes.push_back(ringAllReduceShape(request, rank));
+        return shapes;
+      case Algorithm::Hierarchical:
+      case Algorithm::Torus:
+      case Algorithm::HierarchicalHalving:
+      case Algorithm::HierarchicalTree:
+      case Algorithm::HierarchicalDoubleTree: return islandAllReduceShapes(algorithm, request, ranks);
+      case Algorithm::Small: break;
     }
-  return costShapeOfPlan(algorithm, request, rank);
+  for (int rank : ranks) shapes.push_back(costShapeOfPlan(algorithm, request, rank));
+  return shapes;
+}
+
+CostShape costShapeOf(Algorithm algorithm, const PlanRequest& request, int rank) {
+  return std::move(costShapesOf(algorithm, request, {rank}).front());
 }
 
 void addRotationChanges(long start, int parts, size_t n, long steps, std::vector<long>* points) {

@@ -51,8 +51,9 @@ struct CostShape {
   void addPlanSteps(const RankPlan& plan, const TopologyView& topology);
 };
 
-// The shape of `rank`'s plan: written directly where the algorithm can, read off the built
-// plan otherwise.
+// The shapes of `ranks`' plans: written directly where the algorithm can, read off the built
+// plans otherwise.
+std::vector<CostShape> costShapesOf(Algorithm algorithm, const PlanRequest& request, const std::vector<int>& ranks);
 CostShape costShapeOf(Algorithm algorithm, const PlanRequest& request, int rank);
 // Always by building the plan: the reference the direct shapes are checked against.
 CostShape costShapeOfPlan(Algorithm algorithm, const PlanRequest& request, int rank);

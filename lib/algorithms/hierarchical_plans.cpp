@@ -332,13 +332,11 @@ void addIslandPhaseShape(CostShape& shape, const PlanRequest& request, const All
 // islands has thousands of ops per step (one per part) or thousands of steps.  A shard cut
 // into many segments (islands of many sizes) makes the ring's direct form slower than the
 // plan: it is read off the plan then.
-CostShape islandAllReduceShape(const PlanRequest& request, int rank, Algorithm algorithm, CrossIslandMethod method) {
+CostShape islandAllReduceShape(const PlanRequest& request, const AllReduceLayout& layout, int rank, Algorithm algorithm,
+                               CrossIslandMethod method) {
   constexpr int kMaxDirectSegments = 32;
-  TopologyView fallback;
-  const TopologyView& topology = topologyOf(request, fallback);
+  const TopologyView& topology = *request.topology;
   const int J = topology.islandOf[rank], k = topology.indexInIsland[rank];
-  AllReduceLayout layout(topology, request.count, request.vendorIslandSteps,
-                         partsPerSegment(method, topology.islandCount()));
   const auto [first, last] = layout.segmentRangeOfShard(J, k);
   if (topology.islandCount() == 1 || last - first > kMaxDirectSegments)
     return costShapeOfPlan(algorithm, request, rank);
@@ -394,24 +392,25 @@ RankPlan buildDoubleTreeAllReduce(const PlanRequest& request, int rank) {
   return buildIslandAllReduce(request, rank, "hier-dbtree", CrossIslandMethod::DoubleTree);
 }
 
-CostShape hierarchicalAllReduceShape(const PlanRequest& request, int rank) {
-  return islandAllReduceShape(request, rank, Algorithm::Hierarchical, CrossIslandMethod::DirectExchange);
-}
-
-CostShape torusAllReduceShape(const PlanRequest& request, int rank) {
-  return islandAllReduceShape(request, rank, Algorithm::Torus, CrossIslandMethod::Ring);
-}
-
-CostShape halvingDoublingAllReduceShape(const PlanRequest& request, int rank) {
-  return islandAllReduceShape(request, rank, Algorithm::HierarchicalHalving, CrossIslandMethod::HalvingDoubling);
-}
-
-CostShape islandTreeAllReduceShape(const PlanRequest& request, int rank) {
-  return islandAllReduceShape(request, rank, Algorithm::HierarchicalTree, CrossIslandMethod::Tree);
-}
-
-CostShape doubleTreeAllReduceShape(const PlanRequest& request, int rank) {
-  return islandAllReduceShape(request, rank, Algorithm::HierarchicalDoubleTree, CrossIslandMethod::DoubleTree);
+std::vector<CostShape> islandAllReduceShapes(Algorithm algorithm, const PlanRequest& request,
+                                             const std::vector<int>& ranks) {
+  CrossIslandMethod method = CrossIslandMethod::DirectExchange;
+  switch (algorithm) {
+    case Algorithm::Torus: method = CrossIslandMethod::Ring; break;
+    case Algorithm::HierarchicalHalving: method = CrossIslandMethod::HalvingDoubling; break;
+    case Algorithm::HierarchicalTree: method = CrossIslandMethod::Tree; break;
+    case Algorithm::HierarchicalDoubleTree: method = CrossIslandMethod::DoubleTree; break;
+    default: break;
+  }
+  TopologyView fallback;
+  PlanRequest withTopology = request;
+  withTopology.topology = &topologyOf(request, fallback);
+  // One layout for all the ranks: it is O(islands) to make.
+  const AllReduceLayout layout(*withTopology.topology, request.count, request.vendorIslandSteps,
+                               partsPerSegment(method, withTopology.topology->islandCount()));
+  std::vector<CostShape> shapes;
+  for (int rank : ranks) shapes.push_back(islandAllReduceShape(withTopology, layout, rank, algorithm, method));
+  return shapes;
 }
 
 RankPlan buildHierarchicalAllGather(const PlanRequest& request, int rank) {

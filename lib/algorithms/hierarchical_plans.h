@@ -33,12 +33,10 @@ RankPlan buildTorusAllReduce(const PlanRequest& request, int rank);
 RankPlan buildHalvingDoublingAllReduce(const PlanRequest& request, int rank);  // "hier-rhd"
 RankPlan buildIslandTreeAllReduce(const PlanRequest& request, int rank);       // "hier-tree"
 RankPlan buildDoubleTreeAllReduce(const PlanRequest& request, int rank);       // "hier-dbtree"
-// The cost shapes of the five all-reduces above, written directly (cost_shape.h).
-CostShape hierarchicalAllReduceShape(const PlanRequest& request, int rank);
-CostShape torusAllReduceShape(const PlanRequest& request, int rank);
-CostShape halvingDoublingAllReduceShape(const PlanRequest& request, int rank);
-CostShape islandTreeAllReduceShape(const PlanRequest& request, int rank);
-CostShape doubleTreeAllReduceShape(const PlanRequest& request, int rank);
+// The cost shapes of `ranks`' plans of the five all-reduces above (hier, torus, hier-rhd,
+// hier-tree, hier-dbtree: `algorithm`), written directly (cost_shape.h).
+std::vector<CostShape> islandAllReduceShapes(Algorithm algorithm, const PlanRequest& request,
+                                             const std::vector<int>& ranks);
 // All-gather: every block crosses to one member of each other island, then islands
 // all-gather.  Reduce-scatter: islands reduce-scatter, then each block's island partials
 // cross once to the block's rank.  Broadcast: a chain over island leaders feeding a chain in
