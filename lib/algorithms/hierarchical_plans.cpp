@@ -4,6 +4,7 @@
 #include "algorithms/log_depth_cross_island.h"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -29,6 +30,16 @@ int partsPerSegment(CrossIslandMethod method, int islands) {
     case CrossIslandMethod::Tree: return 1;
     case CrossIslandMethod::DoubleTree: return islands > 1 ? 2 : 1;
     default: return islands;
+  }
+}
+
+// The log-depth methods are written in log_depth_cross_island.cpp.
+std::optional<LogDepthMethod> logDepthMethodOf(CrossIslandMethod method) {
+  switch (method) {
+    case CrossIslandMethod::HalvingDoubling: return LogDepthMethod::HalvingDoubling;
+    case CrossIslandMethod::Tree: return LogDepthMethod::BinomialTree;
+    case CrossIslandMethod::DoubleTree: return LogDepthMethod::DoubleBinaryTree;
+    default: return std::nullopt;
   }
 }
 
@@ -202,12 +213,8 @@ RankPlan buildIslandAllReduce(const PlanRequest& request, int rank, const char* 
                          partsPerSegment(method, topology.islandCount()));
   addIslandPhase(plan, request, layout, topology, rank, true);
   if (topology.islandCount() > 1) {
-    if (method == CrossIslandMethod::HalvingDoubling)
-      addHalvingDoublingAcrossIslands(plan, request, layout, topology, rank);
-    else if (method == CrossIslandMethod::Tree)
-      addTreeAcrossIslands(plan, request, layout, topology, rank);
-    else if (method == CrossIslandMethod::DoubleTree)
-      addDoubleTreeAcrossIslands(plan, request, layout, topology, rank);
+    if (const std::optional<LogDepthMethod> logDepth = logDepthMethodOf(method))
+      addLogDepthAcrossIslands(plan, *logDepth, request, layout, topology, rank);
     else
       addCrossIslandAllReduce(plan, request, layout, topology, rank, method);
   } else if (request.average && request.nranks > 1) {
@@ -342,13 +349,12 @@ CostShape islandAllReduceShape(const PlanRequest& request, const AllReduceLayout
     return costShapeOfPlan(algorithm, request, rank);
   CostShape shape;
   addIslandPhaseShape(shape, request, layout, topology, rank, true);
-  switch (method) {
-    case CrossIslandMethod::DirectExchange: addDirectExchangeShape(shape, request, layout, J, k); break;
-    case CrossIslandMethod::Ring: addCrossIslandRingShape(shape, request, layout, J, k); break;
-    case CrossIslandMethod::HalvingDoubling: addHalvingDoublingShape(shape, request, layout, topology, rank); break;
-    case CrossIslandMethod::Tree: addTreeShape(shape, request, layout, topology, rank); break;
-    case CrossIslandMethod::DoubleTree: addDoubleTreeShape(shape, request, layout, topology, rank); break;
-  }
+  if (const std::optional<LogDepthMethod> logDepth = logDepthMethodOf(method))
+    addLogDepthShape(shape, *logDepth, request, layout, topology, rank);
+  else if (method == CrossIslandMethod::Ring)
+    addCrossIslandRingShape(shape, request, layout, J, k);
+  else
+    addDirectExchangeShape(shape, request, layout, J, k);
   addIslandPhaseShape(shape, request, layout, topology, rank, false);
   return shape;
 }

@@ -220,42 +220,28 @@ void doubleBinaryTree(Writer& mine, const PlanRequest& request, const AllReduceL
   }
 }
 
+template <typename Writer>
+void writeAcrossIslands(Writer& writer, LogDepthMethod method, const PlanRequest& request,
+                        const AllReduceLayout& layout, int island) {
+  switch (method) {
+    case LogDepthMethod::HalvingDoubling: halvingDoubling(writer, request, layout, island); break;
+    case LogDepthMethod::BinomialTree: binomialTree(writer, request, layout, island); break;
+    case LogDepthMethod::DoubleBinaryTree: doubleBinaryTree(writer, request, layout, island); break;
+  }
+}
+
 }  // namespace
 
-void addHalvingDoublingAcrossIslands(RankPlan& plan, const PlanRequest& request, const AllReduceLayout& layout,
-                                     const TopologyView& topology, int rank) {
+void addLogDepthAcrossIslands(RankPlan& plan, LogDepthMethod method, const PlanRequest& request,
+                              const AllReduceLayout& layout, const TopologyView& topology, int rank) {
   PlanWriter writer(plan, layout, segmentsOf(layout, topology, rank));
-  halvingDoubling(writer, request, layout, topology.islandOf[rank]);
+  writeAcrossIslands(writer, method, request, layout, topology.islandOf[rank]);
 }
 
-void addHalvingDoublingShape(CostShape& shape, const PlanRequest& request, const AllReduceLayout& layout,
-                             const TopologyView& topology, int rank) {
+void addLogDepthShape(CostShape& shape, LogDepthMethod method, const PlanRequest& request,
+                      const AllReduceLayout& layout, const TopologyView& topology, int rank) {
   ShapeWriter writer(shape, layout, segmentsOf(layout, topology, rank));
-  halvingDoubling(writer, request, layout, topology.islandOf[rank]);
-}
-
-void addTreeAcrossIslands(RankPlan& plan, const PlanRequest& request, const AllReduceLayout& layout,
-                          const TopologyView& topology, int rank) {
-  PlanWriter writer(plan, layout, segmentsOf(layout, topology, rank));
-  binomialTree(writer, request, layout, topology.islandOf[rank]);
-}
-
-void addTreeShape(CostShape& shape, const PlanRequest& request, const AllReduceLayout& layout,
-                  const TopologyView& topology, int rank) {
-  ShapeWriter writer(shape, layout, segmentsOf(layout, topology, rank));
-  binomialTree(writer, request, layout, topology.islandOf[rank]);
-}
-
-void addDoubleTreeAcrossIslands(RankPlan& plan, const PlanRequest& request, const AllReduceLayout& layout,
-                                const TopologyView& topology, int rank) {
-  PlanWriter writer(plan, layout, segmentsOf(layout, topology, rank));
-  doubleBinaryTree(writer, request, layout, topology.islandOf[rank]);
-}
-
-void addDoubleTreeShape(CostShape& shape, const PlanRequest& request, const AllReduceLayout& layout,
-                        const TopologyView& topology, int rank) {
-  ShapeWriter writer(shape, layout, segmentsOf(layout, topology, rank));
-  doubleBinaryTree(writer, request, layout, topology.islandOf[rank]);
+  writeAcrossIslands(writer, method, request, layout, topology.islandOf[rank]);
 }
 
 }  // namespace hetccl

@@ -10,37 +10,33 @@
 
 namespace hetccl {
 
-// Rabenseifner across islands: recursive halving (reduce-scatter) then recursive doubling
-// (all-gather) among the owners in the first P islands, P the largest power of two <= N; the
-// owner in island P + i (i < N - P) first folds its segment into island i's owner and gets the
-// result back at the end.  The layout must cut segments into P parts; part v is finished by
-// island v's owner.  2 log2(P) rounds (+2 when N is not a power of two), each owner sending
-// about 2 n/g (+2 n/g for the folded pairs): bandwidth-optimal up to the fold.
-void addHalvingDoublingAcrossIslands(RankPlan& plan, const PlanRequest& request, const AllReduceLayout& layout,
-                                     const TopologyView& topology, int rank);
+enum class LogDepthMethod {
+  // Rabenseifner across islands: recursive halving (reduce-scatter) then recursive doubling
+  // (all-gather) among the owners in the first P islands, P the largest power of two <= N;
+  // the owner in island P + i (i < N - P) first folds its segment into island i's owner and
+  // gets the result back at the end.  The layout must cut segments into P parts; part v is
+  // finished by island v's owner.  2 log2(P) rounds (+2 when N is not a power of two), each
+  // owner sending about 2 n/g (+2 n/g for the folded pairs): bandwidth-optimal up to the fold.
+  HalvingDoubling,
+  // Binomial tree across islands: the owners reduce each segment onto island 0's owner, which
+  // finishes it and broadcasts it back down the same tree.  The layout must leave segments
+  // whole (one part).  2 ceil(log2 N) rounds of whole segments: for small and medium sizes,
+  // where latency, not bandwidth, decides.
+  BinomialTree,
+  // Double binary tree across islands (as NCCL's trees, here among islands): each segment is
+  // cut in two parts, part t reduced up tree t to its root and broadcast back down; an island
+  // that forwards in one tree is a leaf of the other.  The layout must cut segments into 2
+  // parts.  3 floor(log2 N) + 1 rounds; chunks pipeline through them, so large messages cross
+  // at about n/g per rank, where the binomial tree's root receives log2 N segments.
+  DoubleBinaryTree,
+};
 
-// Binomial tree across islands: the owners reduce each segment onto island 0's owner, which
-// finishes it and broadcasts it back down the same tree.  The layout must leave segments whole
-// (one part).  2 ceil(log2 N) rounds of whole segments: for small and medium sizes, where
-// latency, not bandwidth, decides.
-void addTreeAcrossIslands(RankPlan& plan, const PlanRequest& request, const AllReduceLayout& layout,
-                          const TopologyView& topology, int rank);
-
-// Double binary tree across islands (as NCCL's trees, here among islands): each segment is cut
-// in two parts, part t reduced up tree t to its root and broadcast back down; an island that
-// forwards in one tree is a leaf of the other.  The layout must cut segments into 2 parts.
-// 3 floor(log2 N) + 1 rounds; chunks pipeline through them, so large messages cross at
-// about n/g per rank, where the binomial tree's root receives log2 N segments.
-void addDoubleTreeAcrossIslands(RankPlan& plan, const PlanRequest& request, const AllReduceLayout& layout,
-                                const TopologyView& topology, int rank);
-
-// The same three as costs (cost_shape.h), from the same code: a round at thousands of islands
+// Appends `rank`'s cross-island steps of `method` to its plan.
+void addLogDepthAcrossIslands(RankPlan& plan, LogDepthMethod method, const PlanRequest& request,
+                              const AllReduceLayout& layout, const TopologyView& topology, int rank);
+// The same steps as costs (cost_shape.h), from the same code: a round at thousands of islands
 // holds thousands of parts, which the cost model reads as two ops (the parts' two sizes).
-void addHalvingDoublingShape(CostShape& shape, const PlanRequest& request, const AllReduceLayout& layout,
-                             const TopologyView& topology, int rank);
-void addTreeShape(CostShape& shape, const PlanRequest& request, const AllReduceLayout& layout,
-                  const TopologyView& topology, int rank);
-void addDoubleTreeShape(CostShape& shape, const PlanRequest& request, const AllReduceLayout& layout,
-                        const TopologyView& topology, int rank);
+void addLogDepthShape(CostShape& shape, LogDepthMethod method, const PlanRequest& request,
+                      const AllReduceLayout& layout, const TopologyView& topology, int rank);
 
 }  // namespace hetccl

@@ -10,6 +10,7 @@
 
 #include "algorithms/algorithm.h"
 #include "algorithms/cost_shape.h"
+#include "island_layouts.h"
 
 namespace hetccl {
 namespace {
@@ -62,17 +63,10 @@ std::string compareShapes(Algorithm algorithm, const PlanRequest& request, int r
          " on " + request.topology->describe() + ": " + out.str();
 }
 
+// The shared layouts, and islands of 2 and of 3 (the last one short).
 std::vector<std::vector<int>> layoutsFor(int p) {
-  std::vector<std::vector<int>> layouts{std::vector<int>(p, 0)};
-  std::vector<int> halves, interleaved, threeWays, unevenTail;
-  for (int r = 0; r < p; ++r) {
-    halves.push_back(r < p / 2 ? 0 : 1);
-    interleaved.push_back(r % 2);
-    threeWays.push_back((r * 7) % 3);
-    unevenTail.push_back(r == p - 1 ? 1 : 0);
-  }
-  for (auto* layout : {&halves, &interleaved, &threeWays, &unevenTail}) layouts.push_back(*layout);
-  for (int g : {2, 3}) {  // islands of g, the last one short
+  std::vector<std::vector<int>> layouts = islandLayoutsFor(p);
+  for (int g : {2, 3}) {
     std::vector<int> ids;
     for (int r = 0; r < p; ++r) ids.push_back(r / g);
     layouts.push_back(ids);
@@ -119,14 +113,6 @@ TEST(CostShape, DirectShapesMatchThePlansOnEveryLayoutOfUpTo16Ranks) {
       }
     }
   EXPECT_GT(compared, 50000);
-}
-
-// `islands` islands of `size` ranks, node after node; the last one `tail` ranks when > 0.
-TopologyView islandsOf(int islands, int size, int tail = 0) {
-  std::vector<int> ids;
-  for (int island = 0; island < islands; ++island)
-    ids.insert(ids.end(), island == islands - 1 && tail > 0 ? tail : size, island);
-  return TopologyView::fromIslandIds(ids);
 }
 
 TEST(CostShape, DirectShapesMatchThePlansAtHundredsOfRanks) {

@@ -9,18 +9,10 @@
 
 #include "algorithms/algorithm.h"
 #include "algorithms/verifier.h"
+#include "island_layouts.h"
 
 namespace hetccl {
 namespace {
-
-// `islands` islands of `size` ranks, numbered node after node; with `tail` > 0 the last
-// island has that many ranks instead.
-TopologyView islandsOf(int islands, int size, int tail = 0) {
-  std::vector<int> ids;
-  for (int island = 0; island < islands; ++island)
-    ids.insert(ids.end(), island == islands - 1 && tail > 0 ? tail : size, island);
-  return TopologyView::fromIslandIds(ids);
-}
 
 constexpr Algorithm kLogDepth[] = {Algorithm::HierarchicalHalving, Algorithm::HierarchicalTree,
                                    Algorithm::HierarchicalDoubleTree};

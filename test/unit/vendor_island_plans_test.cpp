@@ -7,23 +7,10 @@
 #include "algorithms/chunking.h"
 #include "algorithms/cost_model.h"
 #include "algorithms/verifier.h"
+#include "island_layouts.h"
 
 namespace hetccl {
 namespace {
-
-std::vector<std::vector<int>> layoutsFor(int p) {
-  std::vector<std::vector<int>> layouts{std::vector<int>(p, 0)};
-  std::vector<int> halves, interleaved, threeWays, unevenTail;
-  for (int r = 0; r < p; ++r) {
-    halves.push_back(r < p / 2 ? 0 : 1);
-    interleaved.push_back(r % 2);
-    threeWays.push_back((r * 7) % 3);
-    unevenTail.push_back(r == p - 1 ? 1 : 0);
-  }
-  for (auto* layout : {&halves, &interleaved, &threeWays, &unevenTail}) layouts.push_back(*layout);
-  if (p == 8) layouts.push_back({0, 0, 0, 0, 0, 1, 1, 2});
-  return layouts;
-}
 
 // Which islands delegate: all, only the first, all but the first.
 std::vector<std::vector<bool>> delegationsFor(int islands) {
@@ -36,7 +23,7 @@ std::vector<std::vector<bool>> delegationsFor(int islands) {
 TEST(VendorIslandPlans, AllReduceVerifiesForEveryLayoutAndDelegation) {
   int verified = 0;
   for (int p = 1; p <= 12; ++p)
-    for (const auto& ids : layoutsFor(p))
+    for (const auto& ids : islandLayoutsFor(p))
       for (const std::vector<bool>& delegation : delegationsFor(TopologyView::fromIslandIds(ids).islandCount())) {
         TopologyView topology = TopologyView::fromIslandIds(ids);
         topology.islandLibrary = delegation;
@@ -68,7 +55,7 @@ TEST(VendorIslandPlans, AllReduceVerifiesForEveryLayoutAndDelegation) {
 TEST(VendorIslandPlans, BroadcastVerifiesForEveryLayoutRootAndDelegation) {
   int verified = 0;
   for (int p = 1; p <= 12; ++p)
-    for (const auto& ids : layoutsFor(p))
+    for (const auto& ids : islandLayoutsFor(p))
       for (const std::vector<bool>& delegation : delegationsFor(TopologyView::fromIslandIds(ids).islandCount())) {
         TopologyView topology = TopologyView::fromIslandIds(ids);
         topology.islandLibrary = delegation;
