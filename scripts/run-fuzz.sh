@@ -9,14 +9,20 @@
 # timeout-*, oom-*; replay it with `hetccl-fuzz-NAME FILE`).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+source "$root/scripts/stage_clock.sh"
+source "$root/scripts/sanitizer_flags.sh"
+trap 'rc=$?; stage_report || rc=1; exit $rc' EXIT
 build=${HETCCL_BUILD_DIR:-$root/build}-fuzz
 seconds=${HETCCL_FUZZ_SECONDS:-60}
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_C_COMPILER="${HETCCL_FUZZ_CC:-clang}" -DCMAKE_CXX_COMPILER="${HETCCL_FUZZ_CXX:-clang++}" \
-  -DHETCCL_BUILD_FUZZ=ON -DHETCCL_SANITIZE=address,undefined \
-  -DCMAKE_C_FLAGS=-fno-sanitize-recover=undefined -DCMAKE_CXX_FLAGS=-fno-sanitize-recover=undefined \
-  -DHETCCL_BUILD_TESTS=OFF -DHETCCL_BUILD_BENCH=OFF -DHETCCL_WITH_CUDA=OFF -DHETCCL_WITH_HIP=OFF -DHETCCL_WITH_TORCH=OFF >/dev/null
-cmake --build "$build" -j "$(nproc)" --target hetccl-fuzz-settings hetccl-fuzz-cluster
+fuzz_build() {
+  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${sanitizer_flags[@]}" \
+    -DCMAKE_C_COMPILER="${HETCCL_FUZZ_CC:-clang}" -DCMAKE_CXX_COMPILER="${HETCCL_FUZZ_CXX:-clang++}" \
+    -DHETCCL_BUILD_FUZZ=ON -DHETCCL_SANITIZE=address,undefined \
+    -DCMAKE_C_FLAGS=-fno-sanitize-recover=undefined -DCMAKE_CXX_FLAGS=-fno-sanitize-recover=undefined \
+    -DHETCCL_BUILD_TESTS=OFF -DHETCCL_BUILD_BENCH=OFF -DHETCCL_WITH_CUDA=OFF -DHETCCL_WITH_HIP=OFF -DHETCCL_WITH_TORCH=OFF >/dev/null
+  cmake --build "$build" -j "$(nproc)" --target hetccl-fuzz-settings hetccl-fuzz-cluster
+}
+stage fuzz-build fuzz_build
 fuzz() {
   local name=$1
   shift
@@ -37,5 +43,5 @@ fuzz() {
     grep -o '[0-9]*$') inputs in $((SECONDS - start)) s"
 }
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
-fuzz settings -dict="$root/test/fuzz/settings.dict" "$root/test/fuzz/corpus/settings"
-fuzz cluster -dict="$root/test/fuzz/cluster.dict" "$root/test/fuzz/corpus/cluster" "$root/apps/sim/examples"
+stage fuzz-settings fuzz settings -dict="$root/test/fuzz/settings.dict" "$root/test/fuzz/corpus/settings"
+stage fuzz-cluster fuzz cluster -dict="$root/test/fuzz/cluster.dict" "$root/test/fuzz/corpus/cluster" "$root/apps/sim/examples"

@@ -5,15 +5,20 @@
 # job is started: the ranks are threads over the loopback transport.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+source "$root/scripts/stage_clock.sh"
+source "$root/scripts/sanitizer_flags.sh"
+trap 'rc=$?; stage_report || rc=1; exit $rc' EXIT
 build=${HETCCL_BUILD_DIR:-$root/build}-tsan
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHETCCL_SANITIZE=thread \
-  -DHETCCL_BUILD_BENCH=OFF -DHETCCL_WITH_CUDA=OFF -DHETCCL_WITH_HIP=OFF -DHETCCL_WITH_TORCH=OFF >/dev/null
-cmake --build "$build" -j "$(nproc)" --target hetccl-loopback-tests
-start=$SECONDS
+tsan_build() {
+  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${sanitizer_flags[@]}" -DHETCCL_SANITIZE=thread \
+    -DHETCCL_BUILD_BENCH=OFF -DHETCCL_WITH_CUDA=OFF -DHETCCL_WITH_HIP=OFF -DHETCCL_WITH_TORCH=OFF >/dev/null
+  cmake --build "$build" -j "$(nproc)" --target hetccl-loopback-tests
+}
+stage tsan-build tsan_build
 # gcc 12's ThreadSanitizer cannot start on kernels that randomise mmap with more bits than it
 # expects ("unexpected memory mapping"); running without address randomisation avoids that
 # and changes nothing else.
 no_aslr=()
 if command -v setarch >/dev/null && setarch "$(uname -m)" -R true 2>/dev/null; then no_aslr=(setarch "$(uname -m)" -R); fi
-TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" "${no_aslr[@]}" "$build/test/unit/hetccl-loopback-tests" --gtest_brief=1
-echo "ThreadSanitizer: hetccl-loopback-tests clean ($((SECONDS - start)) s)"
+TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" stage tsan-tests "${no_aslr[@]}" "$build/test/unit/hetccl-loopback-tests" --gtest_brief=1
+echo "ThreadSanitizer: hetccl-loopback-tests clean"
