@@ -24,20 +24,26 @@ void copyText(char* destination, size_t size, const std::string& text) {
 
 // NUMA node of the cores this process is bound to (or runs on), and the network devices
 // hwloc sees (InfiniBand HCAs first: those are what GPUDirect RDMA would use).
-void describeWithHwloc(RankDescriptor* descriptor) {
+struct HwlocFacts {
+  int numaNode = -1;  // -1: not found
+  std::string nics = "-";
+};
+
+HwlocFacts discoverWithHwloc() {
+  HwlocFacts facts;
   hwloc_topology_t topology;
-  if (hwloc_topology_init(&topology) != 0) return;
+  if (hwloc_topology_init(&topology) != 0) return facts;
   hwloc_topology_set_io_types_filter(topology, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
   if (hwloc_topology_load(topology) != 0) {
     hwloc_topology_destroy(topology);
-    return;
+    return facts;
   }
   hwloc_bitmap_t cpus = hwloc_bitmap_alloc();
   if (hwloc_get_cpubind(topology, cpus, HWLOC_CPUBIND_PROCESS) != 0) hwloc_get_last_cpu_location(topology, cpus, 0);
   hwloc_obj_t numa = nullptr;
   while ((numa = hwloc_get_next_obj_by_type(topology, HWLOC_OBJ_NUMANODE, numa)) != nullptr)
     if (hwloc_bitmap_intersects(numa->cpuset, cpus)) {
-      descriptor->numaNode = static_cast<int>(numa->os_index);
+      facts.numaNode = static_cast<int>(numa->os_index);
       break;
     }
   hwloc_bitmap_free(cpus);
@@ -48,8 +54,19 @@ void describeWithHwloc(RankDescriptor* descriptor) {
     if (!nics.empty()) nics += ",";
     nics += os->name;
   }
-  copyText(descriptor->nics, sizeof descriptor->nics, nics.empty() ? "-" : nics);
+  if (!nics.empty()) facts.nics = nics;
   hwloc_topology_destroy(topology);
+  return facts;
+}
+
+// Discovered once per process, not at every communicator's creation: hwloc's I/O discovery
+// reads every PCI device and the PCI name database (libpciaccess), which took seconds per
+// creation under AddressSanitizer, and neither the devices nor the process's NUMA node change
+// while it runs (a program that rebinds itself between creations keeps the first answer).
+void describeWithHwloc(RankDescriptor* descriptor) {
+  static const HwlocFacts facts = discoverWithHwloc();
+  if (facts.numaNode >= 0) descriptor->numaNode = facts.numaNode;
+  copyText(descriptor->nics, sizeof descriptor->nics, facts.nics);
 }
 
 // Whether MPI can read and write this rank's device memory itself, asked of the MPI for the

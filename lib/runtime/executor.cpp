@@ -55,10 +55,16 @@ Status Executor::run(const RankPlan& plan, const PlanBuffers& buffers, ElementTy
   for (size_t first = 0; first < plan.steps.size();) {
     const PlanPhase phase = phaseAt(plan, first);
     first = phase.endStep;
-    if (phase.island)
+    if (phase.island) {
       HETCCL_TRY(runIslandStep(plan.steps[phase.firstStep]));
-    else
-      HETCCL_TRY(runPipelined(plan, phase));
+    } else if (Status failed = runPipelined(plan, phase); !failed.isOk()) {
+      // Copies and reductions of the stopped phase may still be queued, writing into the
+      // caller's buffers: they end before the failure lets the caller's streams run on, or they
+      // land in memory the caller has freed meanwhile.  (They wait for no peer, unlike a vendor
+      // library's kernels, which only an abort of the library ends: core/communicator.cpp.)
+      (void)device_.synchronizeStream(stream_);
+      return failed;
+    }
   }
   return device_.synchronizeStream(stream_);
 }

@@ -123,13 +123,16 @@ void ProgressEngine::finish(uint64_t sequence, const Status& status) {
       HETCCL_WARN("an asynchronous operation failed, the communicator is unusable: %s", status.message().c_str());
     }
   }
-  // The result is in place: let the streams run on, then tell the host.
-  flag_->raise(sequence);
+  // The result is in place.  Counted before the streams are let run on: a caller that sees the
+  // operation done through its stream must find the engine idle too, or its next hetcclCommAbort
+  // takes the finished operation for one still running and fails the peers that are still
+  // finishing theirs (a remote error on an operation that succeeded everywhere).
   {
     std::lock_guard<std::mutex> lock(mutex_);
     completed_ = sequence;
     if (completed_ == submitted_) idle_.store(true, std::memory_order_release);
   }
+  flag_->raise(sequence);
   finished_.notify_all();
 }
 
