@@ -34,7 +34,7 @@ targets=(hetccl-unit-tests hetccl-loopback-tests hetccl-mpi-tests hetccl-peer-ki
 asan_build() {
   cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${sanitizer_flags[@]}" -DHETCCL_SANITIZE=address,undefined \
     -DCMAKE_C_FLAGS=-fno-sanitize-recover=undefined -DCMAKE_CXX_FLAGS=-fno-sanitize-recover=undefined \
-    -DHETCCL_BUILD_BENCH=OFF -DHETCCL_WITH_CUDA=OFF -DHETCCL_WITH_HIP=OFF -DHETCCL_WITH_TORCH=OFF >/dev/null
+    -DHETCCL_BUILD_BENCH=OFF -DHETCCL_WITH_CUDA=OFF -DHETCCL_WITH_HIP=OFF -DHETCCL_WITH_TORCH=OFF >/dev/null &&
   cmake --build "$build" -j "$(nproc)" --target "${targets[@]}"
 }
 stage asan-build asan_build

@@ -19,7 +19,7 @@ fuzz_build() {
     -DCMAKE_C_COMPILER="${HETCCL_FUZZ_CC:-clang}" -DCMAKE_CXX_COMPILER="${HETCCL_FUZZ_CXX:-clang++}" \
     -DHETCCL_BUILD_FUZZ=ON -DHETCCL_SANITIZE=address,undefined \
     -DCMAKE_C_FLAGS=-fno-sanitize-recover=undefined -DCMAKE_CXX_FLAGS=-fno-sanitize-recover=undefined \
-    -DHETCCL_BUILD_TESTS=OFF -DHETCCL_BUILD_BENCH=OFF -DHETCCL_WITH_CUDA=OFF -DHETCCL_WITH_HIP=OFF -DHETCCL_WITH_TORCH=OFF >/dev/null
+    -DHETCCL_BUILD_TESTS=OFF -DHETCCL_BUILD_BENCH=OFF -DHETCCL_WITH_CUDA=OFF -DHETCCL_WITH_HIP=OFF -DHETCCL_WITH_TORCH=OFF >/dev/null &&
   cmake --build "$build" -j "$(nproc)" --target hetccl-fuzz-settings hetccl-fuzz-cluster
 }
 stage fuzz-build fuzz_build

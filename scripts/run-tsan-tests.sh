@@ -11,7 +11,7 @@ trap 'rc=$?; stage_report || rc=1; exit $rc' EXIT
 build=${HETCCL_BUILD_DIR:-$root/build}-tsan
 tsan_build() {
   cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${sanitizer_flags[@]}" -DHETCCL_SANITIZE=thread \
-    -DHETCCL_BUILD_BENCH=OFF -DHETCCL_WITH_CUDA=OFF -DHETCCL_WITH_HIP=OFF -DHETCCL_WITH_TORCH=OFF >/dev/null
+    -DHETCCL_BUILD_BENCH=OFF -DHETCCL_WITH_CUDA=OFF -DHETCCL_WITH_HIP=OFF -DHETCCL_WITH_TORCH=OFF >/dev/null &&
   cmake --build "$build" -j "$(nproc)" --target hetccl-loopback-tests
 }
 stage tsan-build tsan_build

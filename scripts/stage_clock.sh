@@ -19,6 +19,8 @@ else
   stage_clock_owner=0
 fi
 
+# A shell function run as a stage runs without errexit (bash ignores -e inside a || list):
+# chain its steps with &&.
 stage() {
   local name=$1 start=$SECONDS rc=0
   shift
