@@ -1,8 +1,10 @@
 #!/bin/bash
 # Set up, build (warnings are errors), and run every test: unit tests, multi-rank tests under
-# mpirun, and the installed-package test; then the thread-per-rank executor tests again under
-# ThreadSanitizer, the whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer,
-# and the parsers' fuzz targets (HETCCL_TSAN=0, HETCCL_ASAN=0, HETCCL_FUZZ=0 skip those steps).
+# mpirun, Slurm, torch and the installed-package test; then the thread-per-rank executor tests
+# under ThreadSanitizer, the paths plain runs cannot check under AddressSanitizer +
+# UndefinedBehaviorSanitizer, and the parsers' fuzz targets (HETCCL_TSAN=0, HETCCL_ASAN=0,
+# HETCCL_FUZZ=0 skip those steps; README, "Tests", says what each pass covers).  Ends with the
+# table of stage times against scripts/ci-budget.txt, which fails a stage over its share.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 # Every stage is timed; the table of stages and the budget guard come last, also after a failure.
