@@ -9,7 +9,8 @@
 
 namespace hetccl {
 
-// Values are hetcclResult_t's.
+// Values up to Timeout are hetcclResult_t's; the ones after it exist only inside the library
+// and are mapped to a public code at the C boundary (resultCode in core/api_support.h).
 enum class Code : int {
   Success = 0,
   DeviceError = 1,
@@ -20,6 +21,10 @@ enum class Code : int {
   RemoteError = 6,
   InProgress = 7,
   Timeout = 8,
+  // The communicator was aborted (hetcclCommAbort) while the call ran: not a usage error of
+  // the caller and not a peer's failure, so nothing is announced to the peers for it.  Public
+  // code: hetcclInvalidUsage, as NCCL answers calls on an aborted communicator.
+  Aborted = 100,
 };
 
 class [[nodiscard]] Status {

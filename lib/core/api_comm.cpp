@@ -1,5 +1,6 @@
 // Communicator life: hetcclCommInitMPI, Split, Destroy, Abort, Count, UserRank, GetAsyncError.
 #include "core/api_support.h"
+#include "core/bootstrap_mpi.h"
 #include "core/group.h"
 
 using hetccl::Code;
@@ -18,7 +19,10 @@ hetcclResult_t hetcclCommInitMPI(hetcclComm_t* comm, MPI_Comm mpiComm, const het
       return report(nullptr, HETCCL_STATUS(Code::InvalidUsage, "MPI is not initialised (call MPI_Init first)"));
     if (mpiComm == MPI_COMM_NULL)
       return report(nullptr, HETCCL_STATUS(Code::InvalidArgument, "mpiComm is MPI_COMM_NULL"));
-    return report(nullptr, hetccl::createCommunicator(mpiComm, config, comm));
+    std::unique_ptr<hetccl::Bootstrap> members;
+    hetccl::Status status = hetccl::MpiBootstrap::duplicate(mpiComm, &members);
+    if (status.isOk()) status = hetccl::createCommunicator(std::move(members), config, comm);
+    return report(nullptr, status);
   });
 }
 
@@ -30,8 +34,8 @@ hetcclResult_t hetcclCommSplit(hetcclComm_t comm, int color, int key, hetcclComm
     if (hetccl::Status held = hold.acquire(comm, true); !held.isOk()) return report(nullptr, held, comm);
     hetccl::Status status = hetccl::checkUsable(*comm);
     if (!status.isOk()) return report(comm, status);  // its peers may be gone: MPI could hang
-    // The split is an MPI collective on the communicator hetccl's own operations use, so none
-    // may still be running on the progress thread.
+    // The split is a collective of the bootstrap hetccl's own operations use (over MPI, the same
+    // MPI communicator), so none may still be running on the progress thread.
     comm->engine->drain();
     status = comm->engine->asyncError();
     if (!status.isOk()) return report(comm, status);
@@ -47,14 +51,12 @@ hetcclResult_t hetcclCommSplit(hetcclComm_t comm, int color, int key, hetcclComm
       refusal = hetccl::loadSettings(config, &settings);
     // A refused rank still takes part, joining no part, so that the others do not wait for it.
     const bool joins = refusal.isOk() && color != HETCCL_SPLIT_NOCOLOR;
-    MPI_Comm part = MPI_COMM_NULL;
-    if (int code = MPI_Comm_split(comm->mpiComm, joins ? color : MPI_UNDEFINED, key, &part); code != MPI_SUCCESS)
-      return report(comm, HETCCL_STATUS(Code::SystemError, "MPI_Comm_split failed (MPI error %d)", code));
+    std::unique_ptr<hetccl::Bootstrap> part;
+    status = comm->members->split(joins ? color : -1, key, &part);
+    if (!status.isOk()) return report(comm, status);
     if (!refusal.isOk()) return report(comm, refusal);
-    if (part == MPI_COMM_NULL) return hetcclSuccess;
-    status = hetccl::createCommunicator(part, settings, newcomm);
-    MPI_Comm_free(&part);  // the new communicator works on a duplicate of its own
-    return report(comm, status);
+    if (!part) return hetcclSuccess;
+    return report(comm, hetccl::createCommunicator(std::move(part), settings, newcomm));
   });
 }
 
@@ -101,13 +103,13 @@ hetcclResult_t hetcclCommGetAsyncError(hetcclComm_t comm, hetcclResult_t* asyncE
     if (hetccl::Status held = hold.acquire(comm, false); !held.isOk()) return report(nullptr, held, comm);
     if (!asyncError) return report(comm, HETCCL_STATUS(Code::InvalidArgument, "asyncError is NULL"));
     // The vendor library's own, for operations it took whole and finished after returning.
-    if (comm->connection.islandLibrary) {
-      hetccl::Status vendor = comm->connection.islandLibrary->asyncError();
+    if (comm->setup.islandLibrary) {
+      hetccl::Status vendor = comm->setup.islandLibrary->asyncError();
       if (!vendor.isOk()) hetccl::poison(*comm, vendor);
     }
     const hetccl::Status failure = hetccl::communicatorFailure(*comm);
     hetccl::rememberAsyncError(comm, failure);
-    *asyncError = static_cast<hetcclResult_t>(failure.code());
+    *asyncError = hetccl::resultCode(failure.code());
     return hetcclSuccess;
   });
 }

@@ -19,11 +19,16 @@ const hetcclComm*& threadLastErrorComm() {
 }
 }  // namespace
 
+hetcclResult_t resultCode(Code code) {
+  if (code == Code::Aborted) return hetcclInvalidUsage;
+  return static_cast<hetcclResult_t>(code);
+}
+
 hetcclResult_t reportException(const char* function, const char* what, Code code) noexcept {
   try {
     return report(nullptr, HETCCL_STATUS(code, "%s: %s", function, what));
   } catch (...) {
-    return static_cast<hetcclResult_t>(code);  // not even the message could be made
+    return resultCode(code);  // not even the message could be made
   }
 }
 
@@ -33,7 +38,7 @@ hetcclResult_t report(hetcclComm* comm, const Status& status, const hetcclComm* 
   threadLastError() = status.message();
   threadLastErrorComm() = comm ? comm : about;
   if (comm) comm->lastError = status.message();
-  return static_cast<hetcclResult_t>(status.code());
+  return resultCode(status.code());
 }
 
 void rememberAsyncError(const hetcclComm* comm, const Status& failure) {

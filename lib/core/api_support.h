@@ -11,6 +11,8 @@
 
 namespace hetccl {
 
+// The public code of an internal one (the internal-only codes, base/status.h, mapped here).
+hetcclResult_t resultCode(Code code);
 // Records the message of a failed status (on this thread, and on `comm` when the caller holds
 // it) and returns its code; logs it at WARN.  `about`: the communicator the failure concerns
 // when it is not held (hetcclGetLastError(about) on this thread then finds the message).

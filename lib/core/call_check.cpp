@@ -33,16 +33,14 @@ bool same(const CallSignature& a, const CallSignature& b) {
 
 Status checkSameCall(hetcclComm& comm, const CallSignature& mine, const std::atomic<bool>& abort) {
   std::vector<CallSignature> all(static_cast<size_t>(comm.nranks));
-  MPI_Request request = MPI_REQUEST_NULL;
-  int rc = MPI_Iallgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, comm.mpiComm, &request);
-  if (rc != MPI_SUCCESS) return HETCCL_STATUS(Code::SystemError, "HETCCL_CHECK_CALLS: MPI_Iallgather failed (%d)", rc);
+  std::unique_ptr<PendingExchange> exchange;
+  HETCCL_TRY(comm.members->startAllGather(&mine, sizeof mine, all.data(), &exchange));
   Backoff backoff;
-  for (int done = 0; !done;) {
-    rc = MPI_Test(&request, &done, MPI_STATUS_IGNORE);
-    if (rc != MPI_SUCCESS) return HETCCL_STATUS(Code::SystemError, "HETCCL_CHECK_CALLS: MPI_Test failed (%d)", rc);
+  for (bool done = false; !done;) {
+    HETCCL_TRY(exchange->test(&done));
     if (done) break;
     if (abort.load(std::memory_order_relaxed))
-      return HETCCL_STATUS(Code::InvalidUsage, "the communicator was aborted during a call check");
+      return HETCCL_STATUS(Code::Aborted, "the communicator was aborted during a call check");
     const Status remote = comm.control->poll(comm.runningCollective.load(std::memory_order_relaxed));
     if (!remote.isOk()) return remote;
     if (comm.settings.timeoutSeconds > 0 && backoff.idleSeconds() > comm.settings.timeoutSeconds)

@@ -26,7 +26,7 @@ struct CallSignature {
   uint64_t number = 0;  // the collective's number on this communicator
 };
 
-// Collective over the communicator; polls MPI without blocking, so `abort` stops it.
+// Collective over the communicator; polls its bootstrap without blocking, so `abort` stops it.
 Status checkSameCall(hetcclComm& comm, const CallSignature& mine, const std::atomic<bool>& abort);
 
 }  // namespace hetccl

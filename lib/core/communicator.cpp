@@ -15,45 +15,55 @@
 
 namespace hetccl {
 
-Status createCommunicator(MPI_Comm userComm, const hetcclConfig_t* config, hetcclComm** out) {
-  Settings settings;
-  HETCCL_TRY(loadSettings(config, &settings));
-  return createCommunicator(userComm, settings, out);
+namespace {
+
+// The communicator's id: the next after the largest any member has made, so equal on every
+// member and increasing on each.
+Status agreeOnId(Bootstrap& members, uint64_t* id) {
+  static std::atomic<uint64_t> lastId{0};
+  const uint64_t proposed = lastId.load() + 1;
+  std::vector<uint64_t> all(static_cast<size_t>(members.size()));
+  HETCCL_TRY(members.allGather(&proposed, sizeof proposed, all.data()));
+  *id = *std::max_element(all.begin(), all.end());
+  // Another thread's communicator may have moved it on meanwhile: never backwards.
+  for (uint64_t seen = lastId.load(); seen < *id && !lastId.compare_exchange_weak(seen, *id);) {
+  }
+  return Status::ok();
 }
 
-Status createCommunicator(MPI_Comm userComm, const Settings& settings, hetcclComm** out) {
+}  // namespace
+
+Status createCommunicator(std::unique_ptr<Bootstrap> members, const hetcclConfig_t* config, hetcclComm** out) {
+  Settings settings;
+  HETCCL_TRY(loadSettings(config, &settings));
+  return createCommunicator(std::move(members), settings, out);
+}
+
+Status createCommunicator(std::unique_ptr<Bootstrap> members, const Settings& settings, hetcclComm** out) {
   Device* device = nullptr;
   HETCCL_TRY(processDevice(&device));
 
   auto comm = std::make_unique<hetcclComm>();
   comm->settings = settings;
   comm->device = device;
-  if (MPI_Comm_dup(userComm, &comm->mpiComm) != MPI_SUCCESS)
-    return HETCCL_STATUS(Code::SystemError, "MPI_Comm_dup failed");
-  // Errors must come back to us as codes, not abort the job.
-  MPI_Comm_set_errhandler(comm->mpiComm, MPI_ERRORS_RETURN);
-  MPI_Comm_rank(comm->mpiComm, &comm->rank);
-  MPI_Comm_size(comm->mpiComm, &comm->nranks);
+  comm->members = std::move(members);
+  Bootstrap& peers = *comm->members;
+  comm->rank = peers.rank();
+  comm->nranks = peers.size();
+  HETCCL_TRY(agreeOnId(peers, &comm->id));
 
-  static std::atomic<uint64_t> lastId{0};
-  uint64_t proposed = lastId.load() + 1, agreed = 0;
-  MPI_Allreduce(&proposed, &agreed, 1, MPI_UINT64_T, MPI_MAX, comm->mpiComm);
-  comm->id = agreed;
-  lastId = agreed;
-
-  // The stream comes after connect(): every rank must reach connect's collectives, and a
-  // failure that only this rank sees must not leave the others waiting in them.
-  Status status = connect(comm->mpiComm, settings, *device, &comm->connection);
-  Connection& c = comm->connection;
+  // The stream comes after setUpPeers(): every rank must reach its collectives, and a failure
+  // that only this rank sees must not leave the others waiting in them.
+  Status status = setUpPeers(peers, settings, *device, &comm->setup);
+  PeerSetup& c = comm->setup;
   if (status.isOk()) status = device->createStream(&comm->stream);
   if (!status.isOk()) {
     abandon(c);
-    MPI_Comm_free(&comm->mpiComm);
     return status;
   }
-  if (status.isOk()) status = startProgressEngine(settings, *device, &comm->engine, &comm->progressDescription);
+  if (status.isOk()) status = startProgressEngine(settings, peers, *device, &comm->engine, &comm->progressDescription);
   if (status.isOk()) {
-    comm->control = std::make_unique<ControlChannel>(comm->mpiComm, comm->id, comm->rank, comm->nranks);
+    comm->control = std::make_unique<ControlChannel>(peers.makeNoticeWire(), comm->id, comm->rank, comm->nranks);
     status = comm->control->start();
   }
   if (status.isOk() && device->hasInlineStreams() && settings.inlineBytes > 0)
@@ -62,7 +72,6 @@ Status createCommunicator(MPI_Comm userComm, const Settings& settings, hetcclCom
     comm->control.reset();
     if (comm->stream) (void)device->destroyStream(comm->stream);
     abandon(c);
-    MPI_Comm_free(&comm->mpiComm);
     return status;
   }
   comm->executor = std::make_unique<Executor>(*device, *c.transport, comm->stream);
@@ -107,10 +116,10 @@ Status destroyCommunicator(hetcclComm* comm, bool abort) {
   // Nothing runs any more: the peers waiting in an operation with this rank learn it now.
   if (midOperation)
     comm->control->announce(
-        HETCCL_STATUS(Code::InvalidUsage, "its communicator was aborted during an operation (hetcclCommAbort)"));
+        HETCCL_STATUS(Code::Aborted, "its communicator was aborted during an operation (hetcclCommAbort)"));
   else
     comm->control->tellWaitingPeers(comm->collectiveSequence);
-  Connection& c = comm->connection;
+  PeerSetup& c = comm->setup;
   if (c.islandLibrary) c.islandLibrary->close(abort);
   c.islandLibrary.reset();
   // Also after an abort: copies and reductions of the stopped operation may still be queued on
@@ -123,7 +132,7 @@ Status destroyCommunicator(hetcclComm* comm, bool abort) {
   comm->scratch.reset();
   if (comm->stream) (void)comm->device->destroyStream(comm->stream);
   if (comm->inlineStream) (void)comm->device->destroyStream(comm->inlineStream);
-  retire(comm->mpiComm, std::move(comm->control));
+  retire(std::move(comm->members), std::move(comm->control));
   delete comm;
   return Status::ok();
 }

@@ -1,10 +1,8 @@
-// The communicator: one rank's view of a hetccl job.  It owns a private duplicate of the
-// user's MPI communicator, the transport over it, the executors and their scratch memory, the
+// The communicator: one rank's view of a hetccl job.  It owns its members' bootstrap (over
+// MPI, a private duplicate of the user's communicator), the transport over it, the executors and their scratch memory, the
 // plans it has built and the progress engine that runs them (dispatch.h says which call goes
 // where).
 #pragma once
-
-#include <mpi.h>
 
 #include <atomic>
 #include <cstdint>
@@ -15,8 +13,9 @@
 
 #include "algorithms/p2p_plan.h"
 #include "base/status.h"
-#include "core/connection.h"
+#include "core/bootstrap.h"
 #include "core/control_channel.h"
+#include "core/peer_setup.h"
 #include "core/plan_cache.h"
 #include "core/settings.h"
 #include "device/device.h"
@@ -51,7 +50,7 @@ struct PointToPointCall {
 
 // The public opaque type (hetcclComm_t points to one).
 struct hetcclComm {
-  MPI_Comm mpiComm = MPI_COMM_NULL;
+  std::unique_ptr<hetccl::Bootstrap> members;  // how the ranks reach one another (bootstrap.h)
   int rank = 0;
   int nranks = 1;
   uint64_t id = 0;  // equal on every rank; orders communicators within a group
@@ -59,7 +58,7 @@ struct hetcclComm {
   hetccl::Device* device = nullptr;
   hetccl::StreamHandle stream = nullptr;  // hetccl's own stream on the device
   // Topology, islands, link costs, tuner, transports, island library: built at creation.
-  hetccl::Connection connection;
+  hetccl::PeerSetup setup;
   std::unique_ptr<hetccl::Executor> executor;  // the engine's, on `stream`
   // The inline path's (dispatch.h): on a stream that runs work on the calling thread; null
   // when the device has no such streams or HETCCL_INLINE_BYTES=0.
@@ -91,9 +90,10 @@ struct hetcclComm {
 
 namespace hetccl {
 
-Status createCommunicator(MPI_Comm userComm, const hetcclConfig_t* config, hetcclComm** comm);
+// Collective over the members, whose bootstrap the communicator then owns (also on failure).
+Status createCommunicator(std::unique_ptr<Bootstrap> members, const hetcclConfig_t* config, hetcclComm** comm);
 // With settings already loaded (a split's child inherits its parent's).
-Status createCommunicator(MPI_Comm userComm, const Settings& settings, hetcclComm** comm);
+Status createCommunicator(std::unique_ptr<Bootstrap> members, const Settings& settings, hetcclComm** comm);
 // Frees everything once queued operations have finished and no call is inside; `abort` skips
 // the operations, stops the one running, and does not wait for the device.  Safe from any
 // thread; InvalidArgument when `comm` is not live (e.g. destroyed by another thread first).

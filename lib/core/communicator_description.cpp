@@ -8,7 +8,7 @@ namespace hetccl {
 Status describeCommunicator(hetcclComm_t comm, CommunicatorDescription* description) {
   CommunicatorHold hold;
   HETCCL_TRY(hold.acquire(comm, false));
-  const Connection& c = comm->connection;
+  const PeerSetup& c = comm->setup;
   const TopologyView& view = c.topology.view;
   CommunicatorDescription d;
   d.rank = comm->rank;

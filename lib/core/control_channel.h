@@ -1,8 +1,9 @@
 // A communicator's control channel: how a rank whose communicator fails, is aborted or is
 // destroyed tells its peers, so that those waiting for it fail with hetcclRemoteError naming it
-// within a poll instead of waiting for their timeout.  Every rank keeps one receive posted on a
-// tag no plan uses (0), from any peer, on the communicator's private MPI communicator.
-// Operations poll the receive while they wait (the executor's interrupt check).
+// within a poll instead of waiting for their timeout.  The notices travel on the bootstrap's
+// notice wire (core/bootstrap.h: over MPI, a receive always posted on a tag no plan uses, from
+// any peer, on the communicator's private MPI communicator).  Operations poll it while they
+// wait (the executor's interrupt check).
 //
 // - A failure notice (an operation failed, or the communicator was aborted in the middle of
 //   one) goes to every peer and fails whatever they run from then on.
@@ -16,8 +17,6 @@
 // Notices carry the communicator's id, against a message meant for an earlier communicator.
 #pragma once
 
-#include <mpi.h>
-
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -25,15 +24,13 @@
 #include <vector>
 
 #include "base/status.h"
+#include "core/bootstrap.h"
 
 namespace hetccl {
 
 class ControlChannel {
  public:
-  static constexpr int kTag = 0;  // below every plan's tags (dispatch.cpp: 1 and up)
-
-  ControlChannel(MPI_Comm comm, uint64_t commId, int rank, int nranks);
-  ~ControlChannel();  // withdraws the posted receive
+  ControlChannel(std::unique_ptr<NoticeWire> wire, uint64_t commId, int rank, int nranks);
   ControlChannel(const ControlChannel&) = delete;
   ControlChannel& operator=(const ControlChannel&) = delete;
 
@@ -60,17 +57,14 @@ class ControlChannel {
     uint64_t collectivesRun = 0;  // Leaving: how many the rank ran
     char text[200] = {};          // Failure: its message
   };
-  void send(std::unique_ptr<Notice> notice, const std::vector<int>& peers);
-  void receive(const MPI_Status& status);  // the notice that just arrived
-  void drain();                            // every notice that has arrived
-  Status repost();
+  void send(Notice notice, const std::vector<int>& peers);
+  void receive(const Notice& notice, int peer);  // a notice that has arrived
+  void drain();                                  // every notice that has arrived
 
-  MPI_Comm comm_;
+  std::unique_ptr<NoticeWire> wire_;
   uint64_t commId_;
   int rank_, nranks_;
-  std::mutex lock_;  // the receive and what it brought
-  Notice incoming_;
-  MPI_Request receive_ = MPI_REQUEST_NULL;
+  std::mutex lock_;  // receiving and what it brought
   Status remoteFailure_;  // the first failure notice
   // Of the peers that left, the one that ran the fewest collectives (the first to be missed).
   int leaver_ = -1;
@@ -78,11 +72,6 @@ class ControlChannel {
   bool noticeArrived_ = false;
   std::atomic<bool> announced_{false};
   bool toldWaitingPeers_ = false;
-  // The notices MPI may still be sending when the channel goes: left alive then (a few hundred
-  // bytes, at most twice) rather than freed under MPI.
-  std::mutex sendLock_;  // the two below
-  std::vector<std::unique_ptr<Notice>> outgoing_;
-  std::vector<MPI_Request> sends_;
 };
 
 }  // namespace hetccl

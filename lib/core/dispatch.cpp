@@ -18,7 +18,7 @@ namespace {
 // (so they cannot share the collectives' sequence); collectives cycle through the rest.
 int pointToPointTagBase() { return 1; }
 int collectiveTagBase(const hetcclComm& comm, uint64_t sequence) {
-  int blocks = std::max(1, comm.connection.transport->maxTag() / kMaxPipelineDepth - 1);
+  int blocks = std::max(1, comm.setup.transport->maxTag() / kMaxPipelineDepth - 1);
   return 1 + kMaxPipelineDepth * (1 + static_cast<int>(sequence % static_cast<uint64_t>(blocks)));
 }
 
@@ -46,7 +46,7 @@ size_t operationBytes(const CollectiveCall& call, int nranks) {
 // Whether a communicator that is one island with a vendor library hands its calls to it:
 // unless the user forced one of hetccl's own algorithms.
 bool takesNativePath(const hetcclComm& comm) {
-  return comm.connection.islandLibrary && comm.connection.topology.view.islandCount() == 1 &&
+  return comm.setup.islandLibrary && comm.setup.topology.view.islandCount() == 1 &&
          (!comm.settings.algorithm || *comm.settings.algorithm == Algorithm::Native);
 }
 
@@ -115,7 +115,8 @@ struct PlanRun {
 // "hetccl all-reduce of 1000 float32 (operation 7): " and the like, before a failure met by a
 // run that may have been queued long before: the message must say which call it was.
 Status describeFailure(const PlanRun& run, uint64_t operation, const Status& failure) {
-  if (failure.isOk() || failure.code() == Code::InvalidUsage) return failure;
+  // A call mismatch names both calls already; an abort is about no call in particular.
+  if (failure.isOk() || failure.code() == Code::InvalidUsage || failure.code() == Code::Aborted) return failure;
   char what[160];
   if (run.collective)
     std::snprintf(what, sizeof what, "%s of %zu %s (operation %llu)", collectiveName(*run.collective), run.count,
@@ -148,8 +149,10 @@ Status executePlan(hetcclComm& comm, Executor& executor, PlanRun& run, uint64_t 
   }
   status = describeFailure(run, operation, status);
   // Peers still waiting in this operation fail at once with a remote error naming this rank
-  // (an abort, or a remote error itself, needs no announcement of its own).
-  if (!status.isOk() && status.code() != Code::RemoteError && status.code() != Code::InvalidUsage)
+  // (an abort is announced by destroy, a remote error came from a peer, and a call mismatch
+  // is seen by every rank at once).
+  if (!status.isOk() && status.code() != Code::RemoteError && status.code() != Code::InvalidUsage &&
+      status.code() != Code::Aborted)
     comm.control->announce(status);
   return status;
 }
@@ -172,16 +175,16 @@ const CachedPlan& collectivePlan(hetcclComm& comm, const CollectiveCall& call, b
   request.root = call.root;
   request.inPlace = inPlace;
   request.average = call.op == ReduceOp::Avg;
-  request.topology = &comm.connection.topology.view;
+  request.topology = &comm.setup.topology.view;
   request.vendorIslandSteps = vendorReducesAsHetccl(call.type, call.op);
   const size_t elementBytes = elementSize(call.type);
   if (const CachedPlan* cached = comm.plans.find(request, elementBytes)) return *cached;
 
   CachedPlan built;
-  built.choice = comm.connection.tuner.choose(request, elementBytes);
+  built.choice = comm.setup.tuner.choose(request, elementBytes);
   auto plan = std::make_shared<RankPlan>(buildPlan(built.choice.algorithm, request, comm.rank));
   built.label = plan->algorithm;
-  if (hasIslandSteps(*plan)) built.label += "+" + comm.connection.islandLibrary->shortName();
+  if (hasIslandSteps(*plan)) built.label += "+" + comm.setup.islandLibrary->shortName();
   HETCCL_TRACE("%s count %zu %s %s root %d: %s, chunk %zu, predicted %.1f us: %s", collectiveName(call.collective),
                call.count, elementTypeName(call.type), reduceOpName(call.op), call.root,
                algorithmName(built.choice.algorithm), built.choice.chunkBytes, built.choice.predictedSeconds * 1e6,
@@ -194,7 +197,7 @@ const CachedPlan& collectivePlan(hetcclComm& comm, const CollectiveCall& call, b
 
 Status runCollective(hetcclComm& comm, const CollectiveCall& call, StreamList streams) {
   const bool inPlace = isInPlace(call, comm.rank, elementSize(call.type));
-  IslandLibrary* island = comm.connection.islandLibrary.get();
+  IslandLibrary* island = comm.setup.islandLibrary.get();
   if (takesNativePath(comm) && island->takesWhole(call, inPlace)) {
     comm.lastAlgorithm = "native:" + island->shortName();
     HETCCL_TRACE("%s count %zu %s %s root %d: native, by %s", collectiveName(call.collective), call.count,
@@ -234,7 +237,7 @@ Status runCollective(hetcclComm& comm, const CollectiveCall& call, StreamList st
 
 Status runPointToPoint(hetcclComm& comm, const std::vector<PointToPointCall>& calls, StreamList streams) {
   if (takesNativePath(comm)) {
-    IslandLibrary& island = *comm.connection.islandLibrary;
+    IslandLibrary& island = *comm.setup.islandLibrary;
     comm.lastAlgorithm = "native:" + island.shortName();
     // The vendor's own group joins its calls' streams (NCCL's group semantics); the rest of a
     // hetccl group's streams are joined to the first of them, as for a native collective.

@@ -43,16 +43,6 @@ std::unique_ptr<VendorLibrary> openForThisRank(const Settings& settings, const D
   return library;
 }
 
-// Makes every rank's outcome everyone's: a failure on some ranks fails all of them together
-// rather than leaving the others waiting in a later collective.
-Status agree(MPI_Comm comm, const Status& mine, const char* what) {
-  int ok = mine.isOk() ? 1 : 0, allOk = 0;
-  MPI_Allreduce(&ok, &allOk, 1, MPI_INT, MPI_MIN, comm);
-  if (!mine.isOk()) return mine;
-  if (!allOk) return HETCCL_STATUS(Code::RemoteError, "%s failed on another rank (its log says why)", what);
-  return Status::ok();
-}
-
 }  // namespace
 
 IslandLibrary::IslandLibrary(std::unique_ptr<VendorLibrary> library, Device& device, int islandRank, int islandSize)
@@ -71,7 +61,8 @@ void IslandLibrary::close(bool abort) {
 Status IslandLibrary::connect(const IslandLibraryParticipants& who, const Settings& settings,
                               IslandLibraryDecision* decision) {
   const TopologyView& view = who.topology->view;
-  const int island = view.islandOf[who.rank];
+  Bootstrap& members = *who.members;
+  const int island = view.islandOf[members.rank()];
   const std::string& islandName = who.topology->islandNames[island];
   std::string why;
   bool worthWarning = false;
@@ -80,11 +71,11 @@ Status IslandLibrary::connect(const IslandLibraryParticipants& who, const Settin
   // An island uses its library only if every member opened it and joined its communicator:
   // the members' plans must agree.  Failures fall back to hetccl's own island algorithms (a
   // vendor refusing, e.g. NCCL with two ranks on one GPU, is no reason to fail the job).
-  MPI_Comm islandComm = MPI_COMM_NULL;
-  if (MPI_Comm_split(who.comm, island, who.rank, &islandComm) != MPI_SUCCESS)
-    return HETCCL_STATUS(Code::SystemError, "MPI_Comm_split into islands failed");
-  int usable = library ? 1 : 0, islandUsable = 0;
-  MPI_Allreduce(&usable, &islandUsable, 1, MPI_INT, MPI_MIN, islandComm);
+  std::unique_ptr<Bootstrap> islandMembers;
+  HETCCL_TRY(members.split(island, members.rank(), &islandMembers));
+  bool everyOpened = false;
+  HETCCL_TRY(allTrue(*islandMembers, library != nullptr, &everyOpened));
+  int islandUsable = everyOpened ? 1 : 0;
   std::unique_ptr<IslandLibrary> created;
   if (!islandUsable) {
     if (library)
@@ -96,9 +87,9 @@ Status IslandLibrary::connect(const IslandLibraryParticipants& who, const Settin
     else
       HETCCL_INFO("island %s: no vendor library (%s)", islandName.c_str(), why.c_str());
   } else {
-    Status status = createVendorCommunicator(*who.device, islandComm, std::move(library), &created);
-    int joined = status.isOk() ? 1 : 0;
-    MPI_Allreduce(MPI_IN_PLACE, &joined, 1, MPI_INT, MPI_MIN, islandComm);
+    Status status = createVendorCommunicator(*who.device, *islandMembers, std::move(library), &created);
+    bool joined = false;
+    HETCCL_TRY(allTrue(*islandMembers, status.isOk(), &joined));
     if (!joined) {
       if (created) created->close(true);  // others failed: do not wait for them
       created.reset();
@@ -112,29 +103,27 @@ Status IslandLibrary::connect(const IslandLibraryParticipants& who, const Settin
                   created->describe().c_str(), created->islandRank_, created->islandSize_);
     }
   }
-  MPI_Comm_free(&islandComm);
+  islandMembers.reset();
   // Every rank's plans depend on every island's cut: all learn which islands use a library.
-  std::vector<int> usableByRank(who.nranks);
-  MPI_Allgather(&islandUsable, 1, MPI_INT, usableByRank.data(), 1, MPI_INT, who.comm);
+  std::vector<int> usableByRank(static_cast<size_t>(members.size()));
+  HETCCL_TRY(members.allGather(&islandUsable, sizeof islandUsable, usableByRank.data()));
   decision->islandHasLibrary.assign(view.islandCount(), false);
   for (int i = 0; i < view.islandCount(); ++i) decision->islandHasLibrary[i] = usableByRank[view.members[i][0]] != 0;
   decision->library = std::move(created);
   return Status::ok();
 }
 
-Status IslandLibrary::createVendorCommunicator(Device& device, MPI_Comm islandComm,
+Status IslandLibrary::createVendorCommunicator(Device& device, Bootstrap& island,
                                                std::unique_ptr<VendorLibrary> library,
                                                std::unique_ptr<IslandLibrary>* created) {
-  int islandRank = 0, islandSize = 1;
-  MPI_Comm_rank(islandComm, &islandRank);
-  MPI_Comm_size(islandComm, &islandSize);
+  const int islandRank = island.rank(), islandSize = island.size();
   VendorUniqueId id{};
   Status status = islandRank == 0 ? library->uniqueId(&id) : Status::ok();
   // Everything that can fail alone happens before the vendor's initialisation, which waits
   // for every member: a member that failed would leave the others waiting there forever.
   if (status.isOk()) status = device.activate();
-  HETCCL_TRY(agree(islandComm, status, "preparing the island's vendor communicator"));
-  MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, islandComm);
+  HETCCL_TRY(agree(island, status, "preparing the island's vendor communicator"));
+  HETCCL_TRY(island.broadcast(&id, sizeof id, 0));
   created->reset(new IslandLibrary(std::move(library), device, islandRank, islandSize));
   return (*created)->library_->initRank(&(*created)->vendorComm_, islandSize, id, islandRank);
 }

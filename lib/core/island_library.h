@@ -12,13 +12,13 @@
 // together, and every rank learns every island's outcome, so that plans agree.
 #pragma once
 
-#include <mpi.h>
 
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "base/status.h"
+#include "core/bootstrap.h"
 #include "device/vendor/vendor_library.h"
 #include "runtime/island_collectives.h"
 
@@ -32,9 +32,7 @@ class IslandLibrary;
 
 // Who takes part in deciding the islands' libraries.
 struct IslandLibraryParticipants {
-  MPI_Comm comm = MPI_COMM_NULL;  // the communicator's private MPI communicator
-  int rank = 0;
-  int nranks = 1;
+  Bootstrap* members = nullptr;  // the communicator's
   const JobTopology* topology = nullptr;
   Device* device = nullptr;
 };
@@ -72,9 +70,9 @@ class IslandLibrary : public IslandCollectives {
 
  private:
   IslandLibrary(std::unique_ptr<VendorLibrary> library, Device& device, int islandRank, int islandSize);
-  // The unique id made on the island's first member, broadcast over `islandComm`, then the
+  // The unique id made on the island's first member, broadcast over the island, then the
   // vendor's initialisation.  Collective over the island.
-  static Status createVendorCommunicator(Device& device, MPI_Comm islandComm, std::unique_ptr<VendorLibrary> library,
+  static Status createVendorCommunicator(Device& device, Bootstrap& island, std::unique_ptr<VendorLibrary> library,
                                          std::unique_ptr<IslandLibrary>* created);
 
   std::unique_ptr<VendorLibrary> library_;

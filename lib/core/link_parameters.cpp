@@ -24,37 +24,40 @@ bool anyIslandSpansNodes(const JobTopology& topology, bool acrossIslands) {
 }
 
 // Round-trip time of `bytes` between rank 0 and `peer`, best of a few, halved.
-double oneWaySeconds(MPI_Comm comm, int rank, int peer, size_t bytes) {
+Status oneWaySeconds(Bootstrap& members, int peer, size_t bytes, double* best) {
   std::vector<char> buffer(bytes);
-  double best = 1e9;
+  *best = 1e9;
   for (int i = 0; i < 5; ++i) {
-    MPI_Barrier(comm);
-    double start = MPI_Wtime();
-    if (rank == 0) {
-      MPI_Send(buffer.data(), static_cast<int>(bytes), MPI_BYTE, peer, 0, comm);
-      MPI_Recv(buffer.data(), static_cast<int>(bytes), MPI_BYTE, peer, 0, comm, MPI_STATUS_IGNORE);
-    } else if (rank == peer) {
-      MPI_Recv(buffer.data(), static_cast<int>(bytes), MPI_BYTE, 0, 0, comm, MPI_STATUS_IGNORE);
-      MPI_Send(buffer.data(), static_cast<int>(bytes), MPI_BYTE, 0, 0, comm);
+    HETCCL_TRY(members.barrier());
+    const double start = members.seconds();
+    if (members.rank() == 0) {
+      HETCCL_TRY(members.send(buffer.data(), bytes, peer));
+      HETCCL_TRY(members.recv(buffer.data(), bytes, peer));
+    } else if (members.rank() == peer) {
+      HETCCL_TRY(members.recv(buffer.data(), bytes, 0));
+      HETCCL_TRY(members.send(buffer.data(), bytes, 0));
     }
-    best = std::min(best, (MPI_Wtime() - start) / 2);
+    *best = std::min(*best, (members.seconds() - start) / 2);
   }
-  return best;
+  return Status::ok();
 }
 
-LinkCost probe(MPI_Comm comm, int rank, int peer, LinkCost fallback) {
-  if (peer < 0) return fallback;
+Status probe(Bootstrap& members, int peer, LinkCost* cost) {
+  if (peer < 0) return Status::ok();  // no such link: the default stays
   const size_t large = size_t{4} << 20;
-  double small = oneWaySeconds(comm, rank, peer, 8);
-  double big = oneWaySeconds(comm, rank, peer, large);
+  double small = 0, big = 0;
+  HETCCL_TRY(oneWaySeconds(members, peer, 8, &small));
+  HETCCL_TRY(oneWaySeconds(members, peer, large, &big));
+  // Rank 0 timed the round trips; everyone takes its figures.
   double result[2] = {small, std::max(1e-12, (big - small) / static_cast<double>(large))};
-  MPI_Bcast(result, 2, MPI_DOUBLE, 0, comm);
-  return LinkCost{result[0], result[1]};
+  HETCCL_TRY(members.broadcast(result, sizeof result, 0));
+  *cost = LinkCost{result[0], result[1]};
+  return Status::ok();
 }
 
 }  // namespace
 
-Status chooseLinkParameters(MPI_Comm comm, const JobTopology& topology, const EmulatedLinks& emulated,
+Status chooseLinkParameters(Bootstrap& members, const JobTopology& topology, const EmulatedLinks& emulated,
                             LinkParameters* parameters) {
   LinkParameters p;
   p.costs.intraIsland = anyIslandSpansNodes(topology, false) ? kNetworkLink : kSameNodeLink;
@@ -70,16 +73,14 @@ Status chooseLinkParameters(MPI_Comm comm, const JobTopology& topology, const Em
     apply(emulated.interIsland, &p.costs.interIsland);
     p.source = "emulation";
   } else if (probeLinks) {
-    int rank = 0;
-    MPI_Comm_rank(comm, &rank);
     const TopologyView& view = topology.view;
     int sameIslandPeer = -1, otherIslandPeer = -1;
     for (int r = 1; r < view.nranks; ++r) {
       if (view.islandOf[r] == view.islandOf[0] && sameIslandPeer < 0) sameIslandPeer = r;
       if (view.islandOf[r] != view.islandOf[0] && otherIslandPeer < 0) otherIslandPeer = r;
     }
-    p.costs.intraIsland = probe(comm, rank, sameIslandPeer, p.costs.intraIsland);
-    p.costs.interIsland = probe(comm, rank, otherIslandPeer, p.costs.interIsland);
+    HETCCL_TRY(probe(members, sameIslandPeer, &p.costs.intraIsland));
+    HETCCL_TRY(probe(members, otherIslandPeer, &p.costs.interIsland));
     p.source = "measured";
   }
   *parameters = p;

@@ -6,8 +6,6 @@
 // The log says which.
 #pragma once
 
-#include <mpi.h>
-
 #include <string>
 
 #include "algorithms/cost_model.h"
@@ -21,8 +19,8 @@ struct LinkParameters {
   std::string source;  // "emulation", "measured", "defaults"
 };
 
-// Collective over `comm` when probing.
-Status chooseLinkParameters(MPI_Comm comm, const JobTopology& topology, const EmulatedLinks& emulated,
+// Collective over the members (topology.h brings the bootstrap in).
+Status chooseLinkParameters(Bootstrap& members, const JobTopology& topology, const EmulatedLinks& emulated,
                             LinkParameters* parameters);
 
 }  // namespace hetccl

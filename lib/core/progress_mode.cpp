@@ -1,20 +1,10 @@
 #include "core/progress_mode.h"
 
-#include <mpi.h>
-
 #include <atomic>
 
 #include "base/log.h"
 
 namespace hetccl {
-
-const char* mpiThreadLevelName(int level) {
-  if (level == MPI_THREAD_SINGLE) return "MPI_THREAD_SINGLE";
-  if (level == MPI_THREAD_FUNNELED) return "MPI_THREAD_FUNNELED";
-  if (level == MPI_THREAD_SERIALIZED) return "MPI_THREAD_SERIALIZED";
-  if (level == MPI_THREAD_MULTIPLE) return "MPI_THREAD_MULTIPLE";
-  return "an unknown MPI thread level";
-}
 
 namespace {
 
@@ -29,17 +19,16 @@ void sayOnce(std::atomic<bool>& said, LogLevel level, const std::string& text) {
 
 }  // namespace
 
-Status startProgressEngine(const Settings& settings, Device& device, std::unique_ptr<ProgressEngine>* engine,
-                           std::string* why) {
+Status startProgressEngine(const Settings& settings, const Bootstrap& members, Device& device,
+                           std::unique_ptr<ProgressEngine>* engine, std::string* why) {
   static std::atomic<bool> toldCaller{false}, toldUnsafe{false};
   using Mode = ProgressEngine::Mode;
   if (settings.progress == ProgressMode::Caller) {
     *why = "calling thread (HETCCL_PROGRESS=caller)";
     return ProgressEngine::create(device, Mode::Caller, settings.queueDepth, engine);
   }
-  int level = MPI_THREAD_SINGLE;
-  MPI_Query_thread(&level);
-  const bool multiple = level == MPI_THREAD_MULTIPLE;
+  std::string level;
+  const bool multiple = members.allowsConcurrentCalls(&level);
   if (settings.progress == ProgressMode::Thread) {
     const Status started = ProgressEngine::create(device, Mode::Thread, settings.queueDepth, engine);
     if (!started.isOk())
@@ -47,20 +36,20 @@ Status startProgressEngine(const Settings& settings, Device& device, std::unique
     *why = "progress thread (HETCCL_PROGRESS=thread)";
     if (!multiple)
       sayOnce(toldUnsafe, LogLevel::Warn,
-              std::string("HETCCL_PROGRESS=thread with ") + mpiThreadLevelName(level) +
+              "HETCCL_PROGRESS=thread with " + level +
                   ": hetccl's progress thread calls MPI, so the application must not call MPI while operations "
                   "are in flight");
     return Status::ok();
   }
   if (!multiple) {
-    *why = std::string("calling thread (MPI provides ") + mpiThreadLevelName(level) +
+    *why = "calling thread (MPI provides " + level +
            ", not MPI_THREAD_MULTIPLE: initialise MPI with MPI_Init_thread)";
     sayOnce(toldCaller, LogLevel::Info, "operations run on the " + *why + "; calls return when they have completed");
     return ProgressEngine::create(device, Mode::Caller, settings.queueDepth, engine);
   }
   const Status started = ProgressEngine::create(device, Mode::Thread, settings.queueDepth, engine);
   if (started.isOk()) {
-    *why = "progress thread (MPI_THREAD_MULTIPLE)";
+    *why = "progress thread (" + level + ")";
     return Status::ok();
   }
   *why = "calling thread (the device's streams cannot wait for the host: " + started.message() + ")";

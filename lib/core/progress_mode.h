@@ -9,18 +9,16 @@
 #include <string>
 
 #include "base/status.h"
+#include "core/bootstrap.h"
 #include "core/settings.h"
 #include "device/device.h"
 #include "runtime/progress_engine.h"
 
 namespace hetccl {
 
-// The communicator's engine in the mode the settings, MPI and the device allow; *why says why
-// that mode, for hetccl-info and the INFO log.
-Status startProgressEngine(const Settings& settings, Device& device, std::unique_ptr<ProgressEngine>* engine,
-                           std::string* why);
-
-// "MPI_THREAD_MULTIPLE", "MPI_THREAD_SINGLE", ...: what MPI_Query_thread says.
-const char* mpiThreadLevelName(int level);
+// The communicator's engine in the mode the settings, the members' wire (MPI's thread level)
+// and the device allow; *why says why that mode, for hetccl-info and the INFO log.
+Status startProgressEngine(const Settings& settings, const Bootstrap& members, Device& device,
+                           std::unique_ptr<ProgressEngine>* engine, std::string* why);
 
 }  // namespace hetccl

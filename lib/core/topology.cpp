@@ -9,10 +9,6 @@
 #include "base/rank_list.h"
 #include "base/settings_reader.h"
 
-#if __has_include(<mpi-ext.h>)
-#include <mpi-ext.h>
-#endif
-
 namespace hetccl {
 
 namespace {
@@ -69,31 +65,9 @@ void describeWithHwloc(RankDescriptor* descriptor) {
   copyText(descriptor->nics, sizeof descriptor->nics, facts.nics);
 }
 
-// Whether MPI can read and write this rank's device memory itself, asked of the MPI for the
-// rank's own kind of device: Open MPI's extensions (CUDA; ROCm from Open MPI 5), MPICH's
-// MPIX_GPU_query_support (from 4.0).  Compiled-in support alone is not enough: the queries
-// answer for the run (UCX or the CUDA/ROCm components may be missing at run time).
-int mpiIsGpuAware(const std::string& deviceKind) {
-  int aware = 0;
-  if (deviceKind == "cuda") {
-#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
-    aware = MPIX_Query_cuda_support();
-#elif defined(MPIX_GPU_SUPPORT_CUDA)
-    if (MPIX_GPU_query_support(MPIX_GPU_SUPPORT_CUDA, &aware) != MPI_SUCCESS) aware = 0;
-#endif
-  } else if (deviceKind == "hip") {
-#if defined(MPIX_ROCM_AWARE_SUPPORT) && MPIX_ROCM_AWARE_SUPPORT
-    aware = MPIX_Query_rocm_support();
-#elif defined(MPIX_GPU_SUPPORT_HIP)
-    if (MPIX_GPU_query_support(MPIX_GPU_SUPPORT_HIP, &aware) != MPI_SUCCESS) aware = 0;
-#endif
-  }
-  return aware;
-}
-
 }  // namespace
 
-Status describeThisRank(const std::string& deviceVendor, const std::string& deviceDescription,
+Status describeThisRank(Bootstrap& members, const std::string& deviceVendor, const std::string& deviceDescription,
                         RankDescriptor* descriptor) {
   *descriptor = RankDescriptor{};
   char host[64] = "?";
@@ -103,10 +77,9 @@ Status describeThisRank(const std::string& deviceVendor, const std::string& devi
   copyText(descriptor->vendor, sizeof descriptor->vendor, deviceVendor);
   copyText(descriptor->device, sizeof descriptor->device, deviceDescription);
   copyText(descriptor->pciBus, sizeof descriptor->pciBus, "-");
-  MPI_Comm_rank(MPI_COMM_WORLD, &descriptor->worldRank);
-  int worldSize = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &worldSize);
-  descriptor->gpuAwareMpi = mpiIsGpuAware(deviceVendor);
+  descriptor->worldRank = members.jobRank();
+  const int worldSize = members.jobSize();
+  descriptor->gpuAwareMpi = members.wireReadsDeviceMemory(deviceVendor) ? 1 : 0;
   describeWithHwloc(descriptor);
   // Emulated vendors and nodes replace what was found (by world rank).
   if (const std::string vendors = readText(SettingId::EmulateVendors); !vendors.empty()) {
@@ -124,13 +97,9 @@ Status describeThisRank(const std::string& deviceVendor, const std::string& devi
   return Status::ok();
 }
 
-Status discoverTopology(MPI_Comm comm, const RankDescriptor& mine, JobTopology* topology) {
-  int nranks = 1;
-  MPI_Comm_size(comm, &nranks);
-  topology->ranks.resize(nranks);
-  int rc = MPI_Allgather(&mine, sizeof(RankDescriptor), MPI_BYTE, topology->ranks.data(), sizeof(RankDescriptor),
-                         MPI_BYTE, comm);
-  if (rc != MPI_SUCCESS) return HETCCL_STATUS(Code::SystemError, "MPI_Allgather of rank descriptors failed");
+Status discoverTopology(Bootstrap& members, const RankDescriptor& mine, JobTopology* topology) {
+  topology->ranks.resize(static_cast<size_t>(members.size()));
+  HETCCL_TRY(members.allGather(&mine, sizeof(RankDescriptor), topology->ranks.data()));
   HETCCL_TRY(readEnum(SettingId::IslandScope, &topology->scope));
   std::map<std::string, int> islandIdOfKey;
   std::vector<int> islandIds;

@@ -1,10 +1,8 @@
 // Topology discovery: every rank describes itself (host, vendor, device, PCI bus, NUMA node,
 // nearby NICs from hwloc, whether its MPI is GPU-aware), the descriptions are exchanged over
-// MPI, and islands are formed from them: ranks of one vendor on one node (or, with
+// the bootstrap, and islands are formed from them: ranks of one vendor on one node (or, with
 // HETCCL_ISLAND_SCOPE=job, on any node), in any rank order.
 #pragma once
-
-#include <mpi.h>
 
 #include <string>
 #include <vector>
@@ -12,10 +10,11 @@
 #include "algorithms/topology_view.h"
 #include "base/setting_modes.h"
 #include "base/status.h"
+#include "core/bootstrap.h"
 
 namespace hetccl {
 
-// Fixed-size so that it travels in one MPI_Allgather.
+// Fixed-size so that it travels in one all-gather.
 struct RankDescriptor {
   char host[64] = {};
   char node[64] = {};    // the host, or the emulated node name
@@ -38,10 +37,10 @@ struct JobTopology {
   bool hasGrid() const { return view.equalIslands(); }
 };
 
-// Describes this process; `deviceDescription` comes from the device backend.
-Status describeThisRank(const std::string& deviceVendor, const std::string& deviceDescription,
+// Describes this member; `deviceDescription` comes from the device backend.
+Status describeThisRank(Bootstrap& members, const std::string& deviceVendor, const std::string& deviceDescription,
                         RankDescriptor* descriptor);
-// Collective over `comm`.
-Status discoverTopology(MPI_Comm comm, const RankDescriptor& mine, JobTopology* topology);
+// Collective over the members.
+Status discoverTopology(Bootstrap& members, const RankDescriptor& mine, JobTopology* topology);
 
 }  // namespace hetccl

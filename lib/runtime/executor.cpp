@@ -109,7 +109,7 @@ Status Executor::runPipelined(const RankPlan& plan, const PlanPhase& phase) {
   Backoff backoff;
   for (bool anyActive = true; anyActive;) {
     if (abort_ && abort_->load(std::memory_order_relaxed))
-      return HETCCL_STATUS(Code::InvalidUsage, "the communicator was aborted during an operation");
+      return HETCCL_STATUS(Code::Aborted, "the communicator was aborted during an operation");
     anyActive = false;
     bool progressed = false;
     mustPoll_ = false;

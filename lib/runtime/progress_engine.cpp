@@ -12,7 +12,7 @@ namespace hetccl {
 namespace {
 
 // What everything queued, running or waiting for room gets once the communicator is aborted.
-Status abortedStatus() { return HETCCL_STATUS(Code::InvalidUsage, "the communicator was aborted"); }
+Status abortedStatus() { return HETCCL_STATUS(Code::Aborted, "the communicator was aborted"); }
 
 }  // namespace
 

@@ -47,6 +47,18 @@ void LoopbackFabric::post(const std::shared_ptr<Posting>& posting) {
     complete(*partner, *posting);
 }
 
+std::vector<int> LoopbackFabric::sourcesWaitingFor(int destination) const {
+  std::lock_guard<std::mutex> guard(mutex_);
+  std::vector<int> sources;
+  for (const auto& [key, channel] : channels_) {
+    const int source = std::get<0>(key);
+    if (std::get<1>(key) == destination && !channel.sends.empty() &&
+        (sources.empty() || sources.back() != source))
+      sources.push_back(source);  // the map is ordered by source first
+  }
+  return sources;
+}
+
 void LoopbackFabric::withdraw(const std::shared_ptr<Posting>& posting) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto found = channels_.find(ChannelKey{posting->source, posting->destination, posting->tag});

@@ -16,6 +16,7 @@
 #include <mutex>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "transport/transport.h"
 
@@ -50,6 +51,8 @@ class LoopbackFabric {
   void post(const std::shared_ptr<Posting>& posting);
   // Takes an unmatched posting out of its queue (a transfer abandoned before completion).
   void withdraw(const std::shared_ptr<Posting>& posting);
+  // The ranks with sends to `destination` that no receive has taken yet, in rank order.
+  std::vector<int> sourcesWaitingFor(int destination) const;
 
  private:
   using ChannelKey = std::tuple<int, int, int>;  // source, destination, tag

@@ -1,10 +1,8 @@
-// What a communicator learns and builds from the other ranks at creation: the job's topology
-// and islands, which islands hand their steps to a vendor library, the links' cost
-// parameters, the tuner, and the transport stack.  Built once, collectively, by connect();
+// What a communicator learns from its peers and builds with them at creation: the members'
+// topology and islands, which islands hand their steps to a vendor library, the links' cost
+// parameters, the tuner, and the transport stack.  Built once, collectively, by setUpPeers();
 // read-only afterwards.
 #pragma once
-
-#include <mpi.h>
 
 #include <memory>
 #include <string>
@@ -12,6 +10,7 @@
 
 #include "algorithms/tuner.h"
 #include "base/status.h"
+#include "core/bootstrap.h"
 #include "core/island_library.h"
 #include "core/link_parameters.h"
 #include "core/settings.h"
@@ -24,7 +23,7 @@ namespace hetccl {
 // Link classes as the transports and the cost model know them.
 enum LinkClass : int { kIntraIsland = 0, kInterIsland = 1, kLinkClassCount = 2 };
 
-struct Connection {
+struct PeerSetup {
   JobTopology topology;  // topology.view.islandLibrary set from the islands' decision
   LinkParameters links;
   Tuner tuner;
@@ -34,11 +33,10 @@ struct Connection {
   std::unique_ptr<IslandLibrary> islandLibrary;
 };
 
-// Collective over `comm` (the communicator's private duplicate).  On failure nothing is left
-// open.
-Status connect(MPI_Comm comm, const Settings& settings, Device& device, Connection* connection);
-// Closes what connect() built without waiting for any peer (the island's vendor communicator
-// is aborted, not destroyed): for a creation that fails after connect() succeeded.
-void abandon(Connection& connection);
+// Collective over the members.  On failure nothing is left open.
+Status setUpPeers(Bootstrap& members, const Settings& settings, Device& device, PeerSetup* setup);
+// Closes what setUpPeers() built without waiting for any peer (the island's vendor communicator
+// is aborted, not destroyed): for a creation that fails after setUpPeers() succeeded.
+void abandon(PeerSetup& setup);
 
 }  // namespace hetccl

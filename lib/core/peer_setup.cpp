@@ -1,9 +1,8 @@
-#include "core/connection.h"
+#include "core/peer_setup.h"
 
 #include <cstdlib>
 
 #include "core/emulation.h"
-#include "transport/mpi_transport.h"
 #include "transport/transport_stack.h"
 
 namespace hetccl {
@@ -18,13 +17,12 @@ bool stagesTransfers(const Settings& settings, bool hostMemory, bool gpuAware) {
   return settings.staging == StagingMode::Auto && !hostMemory && !gpuAware;
 }
 
-Status buildTransport(MPI_Comm comm, const Settings& settings, Device& device, const EmulatedLinks& emulated,
-                      Connection* connection) {
-  const JobTopology& topology = connection->topology;
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
+Status buildTransport(Bootstrap& members, const Settings& settings, Device& device, const EmulatedLinks& emulated,
+                      PeerSetup* setup) {
+  const JobTopology& topology = setup->topology;
+  const int rank = members.rank();
   TransportStackOptions options;
-  options.wireName = "mpi";
+  options.wireName = members.wireName();
   options.wireReadsDeviceMemory = settings.gpuAwareMpi == GpuAwareMpiOverride::Detect
                                       ? topology.ranks[rank].gpuAwareMpi != 0
                                       : settings.gpuAwareMpi == GpuAwareMpiOverride::Yes;
@@ -40,16 +38,16 @@ Status buildTransport(MPI_Comm comm, const Settings& settings, Device& device, c
                                                                                                    : kInterIsland);
   TransportStack stack;
   HETCCL_TRY(
-      buildTransportStack(std::make_unique<MpiTransport>(comm, settings.maxMessageBytes), device, options, &stack));
-  connection->transport = std::move(stack.transport);
-  connection->transportName = std::move(stack.nameOfClass);
+      buildTransportStack(members.makeWire(settings.maxMessageBytes), device, options, &stack));
+  setup->transport = std::move(stack.transport);
+  setup->transportName = std::move(stack.nameOfClass);
   return Status::ok();
 }
 
 }  // namespace
 
-Status connect(MPI_Comm comm, const Settings& settings, Device& device, Connection* connection) {
-  Connection c;
+Status setUpPeers(Bootstrap& members, const Settings& settings, Device& device, PeerSetup* setup) {
+  PeerSetup c;
   // Local settings first: a typo must not cost a vendor communicator made and then aborted.
   EmulatedLinks emulated;
   HETCCL_TRY(emulatedLinksFromSettings(&emulated));
@@ -61,13 +59,11 @@ Status connect(MPI_Comm comm, const Settings& settings, Device& device, Connecti
                          "HETCCL_GPU_AWARE_MPI=1 with HETCCL_DEVICE=host-strict: MPI cannot read this device's memory "
                          "(it stands for a GPU without GPU-aware MPI); leave HETCCL_GPU_AWARE_MPI unset or 0");
   RankDescriptor mine;
-  HETCCL_TRY(describeThisRank(deviceKindName(device.kind()), device.description(), &mine));
-  HETCCL_TRY(discoverTopology(comm, mine, &c.topology));
+  HETCCL_TRY(describeThisRank(members, deviceKindName(device.kind()), device.description(), &mine));
+  HETCCL_TRY(discoverTopology(members, mine, &c.topology));
 
   IslandLibraryParticipants who;
-  who.comm = comm;
-  MPI_Comm_rank(comm, &who.rank);
-  MPI_Comm_size(comm, &who.nranks);
+  who.members = &members;
   who.topology = &c.topology;
   who.device = &device;
   IslandLibraryDecision decision;
@@ -81,18 +77,18 @@ Status connect(MPI_Comm comm, const Settings& settings, Device& device, Connecti
     if (!status.isOk()) abandon(c);
     return status;
   };
-  HETCCL_TRY(closeOnFailure(chooseLinkParameters(comm, c.topology, emulated, &c.links)));
+  HETCCL_TRY(closeOnFailure(chooseLinkParameters(members, c.topology, emulated, &c.links)));
   c.tuner = Tuner(c.topology.view, c.links.costs, tunerSettings(settings));
   HETCCL_TRY(closeOnFailure(c.tuner.validate()));
-  HETCCL_TRY(closeOnFailure(buildTransport(comm, settings, device, emulated, &c)));
-  *connection = std::move(c);
+  HETCCL_TRY(closeOnFailure(buildTransport(members, settings, device, emulated, &c)));
+  *setup = std::move(c);
   return Status::ok();
 }
 
-void abandon(Connection& connection) {
-  if (connection.islandLibrary) connection.islandLibrary->close(true);
-  connection.islandLibrary.reset();
-  connection.transport.reset();
+void abandon(PeerSetup& setup) {
+  if (setup.islandLibrary) setup.islandLibrary->close(true);
+  setup.islandLibrary.reset();
+  setup.transport.reset();
 }
 
 }  // namespace hetccl
