@@ -16,8 +16,7 @@ Status agree(Bootstrap& members, const Status& mine, const char* what) {
   bool everyone = false;
   HETCCL_TRY(allTrue(members, mine.isOk(), &everyone));
   if (!mine.isOk()) return mine;
-  if (!everyone)
-    return HETCCL_STATUS(Code::RemoteError, "%s failed on another rank (its log says why)", what);
+  if (!everyone) return HETCCL_STATUS(Code::RemoteError, "%s failed on another rank (its log says why)", what);
   return Status::ok();
 }
 

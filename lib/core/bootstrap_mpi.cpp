@@ -18,7 +18,9 @@ namespace {
 constexpr int kBootstrapTag = 0;
 constexpr int kNoticeTag = 0;
 
-Status failed(const char* call, int rc) { return HETCCL_STATUS(Code::SystemError, "%s failed (MPI error %d)", call, rc); }
+Status failed(const char* call, int rc) {
+  return HETCCL_STATUS(Code::SystemError, "%s failed (MPI error %d)", call, rc);
+}
 
 const char* threadLevelName(int level) {
   if (level == MPI_THREAD_SINGLE) return "MPI_THREAD_SINGLE";

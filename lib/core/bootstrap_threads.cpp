@@ -69,14 +69,15 @@ void leave(ThreadGroup& group, uint64_t round, void* all, size_t bytes) {
   ThreadGroup::Round& r = group.rounds[round];
   if (all)
     for (size_t member = 0; member < r.parts.size(); ++member)
-      std::memcpy(static_cast<char*>(all) + member * bytes, r.parts[member].data(), std::min(bytes, r.parts[member].size()));
+      std::memcpy(static_cast<char*>(all) + member * bytes, r.parts[member].data(),
+                  std::min(bytes, r.parts[member].size()));
   if (++r.left == group.size()) group.rounds.erase(round);
 }
 
 Status waitForAll(ThreadGroup& group, std::unique_lock<std::mutex>& lock, uint64_t round, const char* what) {
   const auto deadline = Clock::now() + std::chrono::duration<double>(group.timeoutSeconds);
-  const bool complete = group.changed.wait_until(
-      lock, deadline, [&] { return group.rounds[round].arrived == group.size(); });
+  const bool complete =
+      group.changed.wait_until(lock, deadline, [&] { return group.rounds[round].arrived == group.size(); });
   if (!complete)
     return HETCCL_STATUS(Code::Timeout, "%s of %d threads: only %d arrived within %.0f s", what, group.size(),
                          group.rounds[round].arrived, group.timeoutSeconds);
@@ -156,8 +157,7 @@ class ThreadBootstrap : public Bootstrap {
     return Status::ok();
   }
 
-  Status startAllGather(const void* mine, size_t bytes, void* all,
-                        std::unique_ptr<PendingExchange>* pending) override {
+  Status startAllGather(const void* mine, size_t bytes, void* all, std::unique_ptr<PendingExchange>* pending) override {
     std::lock_guard<std::mutex> guard(group_->mutex);
     const uint64_t round = nextRound_++;
     deposit(*group_, round, rank_, mine, bytes);
@@ -237,7 +237,8 @@ class ThreadBootstrap : public Bootstrap {
       std::sort(members.begin(), members.end());
       std::vector<int> jobRanks;
       for (const auto& [memberKey, member] : members) jobRanks.push_back(group_->jobRanks[static_cast<size_t>(member)]);
-      r.splitParts[partColor] = std::make_shared<ThreadGroup>(std::move(jobRanks), group_->jobSize, group_->timeoutSeconds);
+      r.splitParts[partColor] =
+          std::make_shared<ThreadGroup>(std::move(jobRanks), group_->jobSize, group_->timeoutSeconds);
     }
     r.splitDone = true;
   }

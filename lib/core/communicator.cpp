@@ -26,8 +26,7 @@ Status agreeOnId(Bootstrap& members, uint64_t* id) {
   HETCCL_TRY(members.allGather(&proposed, sizeof proposed, all.data()));
   *id = *std::max_element(all.begin(), all.end());
   // Another thread's communicator may have moved it on meanwhile: never backwards.
-  for (uint64_t seen = lastId.load(); seen < *id && !lastId.compare_exchange_weak(seen, *id);) {
-  }
+  for (uint64_t seen = lastId.load(); seen < *id && !lastId.compare_exchange_weak(seen, *id);) {}
   return Status::ok();
 }
 

@@ -1,7 +1,6 @@
 // The communicator: one rank's view of a hetccl job.  It owns its members' bootstrap (over
-// MPI, a private duplicate of the user's communicator), the transport over it, the executors and their scratch memory, the
-// plans it has built and the progress engine that runs them (dispatch.h says which call goes
-// where).
+// MPI, a private duplicate of the user's communicator), the transport over it, the executors and their scratch memory,
+// the plans it has built and the progress engine that runs them (dispatch.h says which call goes where).
 #pragma once
 
 #include <atomic>

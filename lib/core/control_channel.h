@@ -64,7 +64,7 @@ class ControlChannel {
   std::unique_ptr<NoticeWire> wire_;
   uint64_t commId_;
   int rank_, nranks_;
-  std::mutex lock_;  // receiving and what it brought
+  std::mutex lock_;       // receiving and what it brought
   Status remoteFailure_;  // the first failure notice
   // Of the peers that left, the one that ran the fewest collectives (the first to be missed).
   int leaver_ = -1;

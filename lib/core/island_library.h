@@ -12,7 +12,6 @@
 // together, and every rank learns every island's outcome, so that plans agree.
 #pragma once
 
-
 #include <memory>
 #include <string>
 #include <vector>

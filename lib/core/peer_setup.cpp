@@ -37,8 +37,7 @@ Status buildTransport(Bootstrap& members, const Settings& settings, Device& devi
     options.linkClassOfPeer.push_back(topology.view.islandOf[peer] == topology.view.islandOf[rank] ? kIntraIsland
                                                                                                    : kInterIsland);
   TransportStack stack;
-  HETCCL_TRY(
-      buildTransportStack(members.makeWire(settings.maxMessageBytes), device, options, &stack));
+  HETCCL_TRY(buildTransportStack(members.makeWire(settings.maxMessageBytes), device, options, &stack));
   setup->transport = std::move(stack.transport);
   setup->transportName = std::move(stack.nameOfClass);
   return Status::ok();

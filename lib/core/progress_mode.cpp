@@ -42,8 +42,7 @@ Status startProgressEngine(const Settings& settings, const Bootstrap& members, D
     return Status::ok();
   }
   if (!multiple) {
-    *why = "calling thread (MPI provides " + level +
-           ", not MPI_THREAD_MULTIPLE: initialise MPI with MPI_Init_thread)";
+    *why = "calling thread (MPI provides " + level + ", not MPI_THREAD_MULTIPLE: initialise MPI with MPI_Init_thread)";
     sayOnce(toldCaller, LogLevel::Info, "operations run on the " + *why + "; calls return when they have completed");
     return ProgressEngine::create(device, Mode::Caller, settings.queueDepth, engine);
   }

@@ -52,8 +52,7 @@ std::vector<int> LoopbackFabric::sourcesWaitingFor(int destination) const {
   std::vector<int> sources;
   for (const auto& [key, channel] : channels_) {
     const int source = std::get<0>(key);
-    if (std::get<1>(key) == destination && !channel.sends.empty() &&
-        (sources.empty() || sources.back() != source))
+    if (std::get<1>(key) == destination && !channel.sends.empty() && (sources.empty() || sources.back() != source))
       sources.push_back(source);  // the map is ordered by source first
   }
   return sources;

@@ -48,7 +48,8 @@ std::string allReduceChecked(hetcclComm_t comm, hetcclStream_t stream, size_t co
   return failed;
 }
 
-hetcclConfig_t configWith(int timeoutSeconds, int checkCalls = HETCCL_CONFIG_UNDEF_INT, const char* algorithm = nullptr) {
+hetcclConfig_t configWith(int timeoutSeconds, int checkCalls = HETCCL_CONFIG_UNDEF_INT,
+                          const char* algorithm = nullptr) {
   hetcclConfig_t config = HETCCL_CONFIG_INITIALIZER;
   config.timeoutSeconds = timeoutSeconds;  // a hang fails the test instead of the CI run
   config.checkCalls = checkCalls;
@@ -116,7 +117,8 @@ TEST(CoreThreads, GroupOfCollectivesAndPointToPoint) {
     if (failed.empty()) failed = fromDevice(reduced, count, &sum);
     if (failed.empty()) failed = fromDevice(received, count, &fromPrevious);
     for (size_t i = 0; failed.empty() && i < count; ++i) {
-      if (sum[i] != static_cast<int>(i % 97 + 1) * nranks * (nranks + 1) / 2) failed = "sum wrong at " + std::to_string(i);
+      if (sum[i] != static_cast<int>(i % 97 + 1) * nranks * (nranks + 1) / 2)
+        failed = "sum wrong at " + std::to_string(i);
       if (fromPrevious[i] != valueOf(previous, i)) failed = "received wrong at " + std::to_string(i);
     }
     for (void* buffer : {reduced, sent, received}) (void)hetcclMemFree(buffer);
@@ -213,7 +215,8 @@ TEST(CoreThreads, WatchdogAbortEndsAnOperationAndTellsThePeer) {
       hetcclResult_t async = hetcclSuccess;
       if (result == hetcclSuccess) (void)hetcclCommGetAsyncError(comm, &async);
       const std::string message = hetcclGetLastError(comm);
-      if ((result != hetcclSuccess ? result : async) != hetcclRemoteError || message.find("aborted") == std::string::npos)
+      if ((result != hetcclSuccess ? result : async) != hetcclRemoteError ||
+          message.find("aborted") == std::string::npos)
         failed = "expected a remote error naming the abort: " + message;
     }
     (void)hetcclMemFree(buffer);

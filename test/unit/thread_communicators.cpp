@@ -53,7 +53,8 @@ ScopedSetting::~ScopedSetting() {
 
 std::string toDevice(const std::vector<int>& values, void** device) {
   const size_t bytes = values.size() * sizeof(int);
-  if (hetcclMemAlloc(device, bytes) != hetcclSuccess) return std::string("hetcclMemAlloc: ") + hetcclGetLastError(nullptr);
+  if (hetcclMemAlloc(device, bytes) != hetcclSuccess)
+    return std::string("hetcclMemAlloc: ") + hetcclGetLastError(nullptr);
   if (hetcclMemcpyToDevice(*device, values.data(), bytes) != hetcclSuccess)
     return std::string("hetcclMemcpyToDevice: ") + hetcclGetLastError(nullptr);
   return "";
