@@ -1,9 +1,12 @@
 // A communicator's effective settings: the settings table's defaults (base/settings_table.h),
 // overridden by HETCCL_* environment variables, overridden by the hetcclConfig_t the caller
 // passed.  The variables themselves (types, defaults, accepted values, help) are described
-// once, in the table; this assembles what one communicator runs with.
+// once, in the table; each field below is bound to its row there (core/settings_bindings.h),
+// so that loading, the config's overrides, where each value came from and hetccl-info's list
+// are one loop over those bindings, not a copy per field.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -11,6 +14,7 @@
 
 #include "algorithms/algorithm_names.h"
 #include "algorithms/tuner.h"
+#include "base/log.h"
 #include "base/setting_modes.h"
 #include "base/settings_reader.h"
 #include "base/status.h"
@@ -29,41 +33,56 @@ struct IslandLibraryChoice {
   std::string name;
 };
 
-struct Settings {
-  // NCCL's ring moves 512 KiB slots in 2 MiB chunks; 1 MiB sits in that range and keeps
-  // a 4-deep pipeline's staging within a few MiB per communicator.  (The table's defaults;
-  // a unit test keeps these in step with it.)
-  size_t chunkBytes = size_t{1} << 20;
-  int pipelineDepth = 4;
-  std::optional<Algorithm> algorithm;  // forced by HETCCL_ALGO or the config; empty: auto
-  // Where the settings a config can override came from (hetccl-info, error messages); the
-  // timeout's and the call check's are below.
-  SettingSource chunkBytesSource = SettingSource::Default;
-  SettingSource pipelineDepthSource = SettingSource::Default;
-  SettingSource algorithmSource = SettingSource::Default;
-  StagingMode staging = StagingMode::Auto;
-  int stagingSlots = 8;
-  // Detect: ask MPI for the rank's device kind (topology.cpp).
-  GpuAwareMpiOverride gpuAwareMpi = GpuAwareMpiOverride::Detect;
-  IslandLibraryChoice islandLibrary;
+// One field per HETCCL_* row of the settings table, in its order, each bound to its row in
+// core/settings_bindings.cpp, and nothing else: a unit test counts these fields (so they stay
+// an aggregate) and fails when one lacks a row or a row lacks its field.  No field has a
+// default here: the table's are the only ones (Settings' constructor applies them).  The
+// rows the log and the device module read below core (HETCCL_DEBUG*, HETCCL_DEVICE*) are held
+// too: what this communicator was created with, checked at its creation, shown by hetccl-info.
+struct SettingValues {
+  LogLevel logLevel{};                 // HETCCL_DEBUG (base/log.h reads it for the process)
+  std::string debugFile;               // HETCCL_DEBUG_FILE
+  DeviceRequest device{};              // HETCCL_DEVICE (core/process_device.cpp)
+  std::optional<int> deviceId;         // HETCCL_DEVICE_ID; empty: the node-local rank
+  std::optional<Algorithm> algorithm;  // HETCCL_ALGO; empty: auto, the tuner chooses
+  size_t chunkBytes{};                 // HETCCL_CHUNK_BYTES
+  int pipelineDepth{};                 // HETCCL_PIPELINE_DEPTH
+  IslandLibraryChoice islandLibrary;   // HETCCL_ISLAND_LIBRARY
+  StagingMode staging{};               // HETCCL_STAGING
+  GpuAwareMpiOverride gpuAwareMpi{};   // HETCCL_GPU_AWARE_MPI; Detect: ask MPI (core/connection.cpp)
+  IslandScope islandScope{};           // HETCCL_ISLAND_SCOPE
+  bool linkProbe{};                    // HETCCL_LINK_PROBE
+  std::string emulateVendors;          // HETCCL_EMULATE_VENDORS
+  std::string emulateNodes;            // HETCCL_EMULATE_NODES
+  std::string emulateLinks;            // HETCCL_EMULATE_LINKS (core/emulation.h parses it)
   // Testing knob: split messages above this many bytes (as the transport does above INT_MAX).
-  size_t maxMessageBytes = size_t{1} << 30;
-  ProgressMode progress = ProgressMode::Auto;
-  // Collectives up to this size may run on the calling thread (core/inline_path.h); 0: never.
-  size_t inlineBytes = size_t{64} << 10;
-  int queueDepth = 1024;
-  // An operation that makes no progress for this long fails (HETCCL_TIMEOUT); 0: never.
-  double timeoutSeconds = 1800;
-  bool checkCalls = false;  // HETCCL_CHECK_CALLS (core/call_check.h)
-  SettingSource timeoutSource = SettingSource::Default;
-  SettingSource checkCallsSource = SettingSource::Default;
-
-  // Set by the user (environment or config): the tuner keeps it instead of choosing.
-  bool chunkBytesSet() const { return chunkBytesSource != SettingSource::Default; }
+  size_t maxMessageBytes{};  // HETCCL_TRANSPORT_MAX_MESSAGE_BYTES
+  ProgressMode progress{};   // HETCCL_PROGRESS
+  // Collectives up to this size may run on the calling thread (core/dispatch.cpp); 0: never.
+  size_t inlineBytes{};  // HETCCL_INLINE_BYTES
+  int queueDepth{};      // HETCCL_QUEUE_DEPTH
+  // An operation that makes no progress for this long fails; 0: never.
+  double timeoutSeconds{};  // HETCCL_TIMEOUT
+  bool checkCalls{};        // HETCCL_CHECK_CALLS (core/call_check.h)
 };
 
-// HETCCL_ALGO's accepted values: "auto" (value -1: the tuner chooses), then every algorithm
-// by its own name (value: the Algorithm).  Handed to the settings table's readers.
+struct Settings : SettingValues {
+  // The table's defaults, as if no variable were set and no config given.
+  Settings();
+
+  // Where each value came from, by SettingId (hetccl-info, the tuner, error messages).
+  std::array<SettingSource, static_cast<size_t>(SettingId::Count)> sources{};
+  SettingSource source(SettingId id) const { return sources[static_cast<size_t>(id)]; }
+  // Set by the user (environment or config): the tuner keeps it instead of choosing.
+  bool chunkBytesSet() const { return source(SettingId::ChunkBytes) != SettingSource::Default; }
+
+  // Staging buffers per peer: a constant of the staged transport, not a setting.
+  static constexpr int stagingSlots = 8;
+};
+
+// HETCCL_ALGO's accepted values: "auto" (kAlgorithmAuto: the tuner chooses), then every
+// algorithm by its own name (value: the Algorithm).  Handed to the settings table's readers.
+constexpr int kAlgorithmAuto = -1;
 const std::vector<SettingChoice>& algorithmChoices();
 // The choices the settings table needs from this layer (HETCCL_ALGO's).
 HandedInChoices handedInSettingChoices();
@@ -71,7 +90,8 @@ HandedInChoices handedInSettingChoices();
 // "auto" or the forced algorithm's name, for messages and tools.
 std::string algorithmSettingName(const Settings& settings);
 
-// Checks every HETCCL_* variable and the log's destination, then builds the settings.
+// Reads every HETCCL_* variable (a bad one fails here, at creation, whatever reads it later)
+// and checks the log's destination, then applies the config's overrides by the same rule.
 Status loadSettings(const hetcclConfig_t* config, Settings* settings);
 // What the tuner needs of them.
 TunerSettings tunerSettings(const Settings& settings);

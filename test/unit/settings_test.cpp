@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <set>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "base/settings_reader.h"
 #include "core/emulation.h"
 #include "core/settings.h"
+#include "core/settings_bindings.h"
 #include "transport/mpi_transport.h"
 
 namespace hetccl {
@@ -59,6 +61,31 @@ class SettingsTest : public ::testing::Test {
 
 Status checkAll() { return checkSettingsEnvironment(handedInSettingChoices()); }
 
+// A field's value as hetccl-info shows it (one spelling, whatever was typed).
+std::string shown(const SettingBinding& binding, const SettingValues& values) {
+  const SettingSpec& spec = settingSpec(binding.id);
+  return settingValueText(spec, choicesOf(spec, handedInSettingChoices()), binding.value(values));
+}
+
+// How many fields an aggregate has: the most initialisers `T{...}` takes, each an AnyField
+// (which converts to any field's type, so that none is taken by brace elision).
+struct AnyField {
+  template <typename T>
+  operator T() const;  // only named in unevaluated braces, never called
+};
+template <typename T, typename Indices, typename = void>
+struct TakesInitialisers : std::false_type {};
+template <typename T, size_t... I>
+struct TakesInitialisers<T, std::index_sequence<I...>, std::void_t<decltype(T{(void(I), AnyField{})...})>>
+    : std::true_type {};
+template <typename T, size_t N = 0>
+constexpr size_t fieldCount() {
+  if constexpr (TakesInitialisers<T, std::make_index_sequence<N + 1>>::value)
+    return fieldCount<T, N + 1>();
+  else
+    return N;
+}
+
 // ---- the table ---------------------------------------------------------------------------
 
 TEST_F(SettingsTest, TableIsInIdOrderWithUniqueNamesAndHelp) {
@@ -94,6 +121,118 @@ TEST_F(SettingsTest, AlgorithmNamesComeFromTheAlgorithms) {
   ASSERT_EQ(choices.size(), allAlgorithms().size() + 1);
   EXPECT_EQ(choices[0].name, "auto");
   for (size_t i = 0; i < allAlgorithms().size(); ++i) EXPECT_EQ(choices[i + 1].name, algorithmName(allAlgorithms()[i]));
+}
+
+// ---- the rows bound to Settings' fields ---------------------------------------------------
+
+TEST_F(SettingsTest, EveryHetcclRowIsBoundToExactlyOneFieldAndEveryFieldToOneRow) {
+  // The bindings, in the table's order, name every HETCCL_* row once and no launcher row.
+  std::vector<SettingId> hetcclRows, boundRows;
+  for (const SettingSpec& spec : settingsTable())
+    if (spec.section == SettingSection::Hetccl) hetcclRows.push_back(spec.id);
+  for (const SettingBinding& binding : settingBindings()) boundRows.push_back(binding.id);
+  EXPECT_EQ(boundRows, hetcclRows) << "a HETCCL_* row without a binding (core/settings_bindings.cpp), or one twice";
+  // Each binding reaches a field of its own, whose type holds the row's kind...
+  const SettingValues values{};
+  std::set<const void*> fields;
+  for (const SettingBinding& binding : settingBindings()) {
+    const SettingSpec& spec = settingSpec(binding.id);
+    EXPECT_TRUE(fields.insert(binding.field(values)).second) << spec.name << " shares its field with another row";
+    EXPECT_TRUE(binding.holds(spec.kind)) << spec.name << "'s field cannot hold its kind";
+  }
+  // ...and there is no other field: a field added to SettingValues without a row fails here.
+  static_assert(std::is_aggregate_v<SettingValues>, "fieldCount counts an aggregate's fields");
+  EXPECT_EQ(fieldCount<SettingValues>(), settingBindings().size())
+      << "SettingValues has a field that no row of the settings table is bound to";
+}
+
+TEST_F(SettingsTest, EveryConfigFieldOverridesExactlyOneBoundSetting) {
+  // hetcclConfig_t: size, magic and version, then one field per setting it can override.
+  constexpr size_t kHeaderFields = 3;
+  size_t overridden = 0;
+  for (const SettingBinding& binding : settingBindings()) {
+    if (!binding.config.name) continue;
+    ++overridden;
+    EXPECT_TRUE((binding.config.number != nullptr) != (binding.config.text != nullptr)) << binding.config.name;
+  }
+  EXPECT_EQ(fieldCount<hetcclConfig_t>(), kHeaderFields + overridden)
+      << "a hetcclConfig_t field that overrides no setting (bind it in core/settings_bindings.cpp)";
+  // Setting one config field changes its own setting's source, and no other's.
+  for (const SettingBinding& binding : settingBindings()) {
+    if (!binding.config.name) continue;
+    hetcclConfig_t config = HETCCL_CONFIG_INITIALIZER;
+    const SettingSpec& spec = settingSpec(binding.id);
+    if (binding.config.number) config.*binding.config.number = static_cast<int>(spec.minimum);
+    if (binding.config.text) config.*binding.config.text = spec.defaultValue;
+    Settings s;
+    ASSERT_TRUE(loadSettings(&config, &s).isOk()) << binding.config.name << ": " << loadSettings(&config, &s).message();
+    for (const SettingBinding& other : settingBindings())
+      EXPECT_EQ(s.source(other.id), other.id == binding.id ? SettingSource::Config : SettingSource::Default)
+          << "config." << binding.config.name << " and " << settingSpec(other.id).name;
+  }
+}
+
+TEST_F(SettingsTest, DefaultsComeFromTheTable) {
+  // With nothing set, every field holds its row's default exactly as the table writes it (the
+  // table writes each in the one spelling hetccl-info shows), and says it is the default.
+  Settings s;
+  ASSERT_TRUE(loadSettings(nullptr, &s).isOk());
+  for (const SettingBinding& binding : settingBindings()) {
+    const SettingSpec& spec = settingSpec(binding.id);
+    EXPECT_EQ(shown(binding, s), spec.defaultValue ? spec.defaultValue : "") << spec.name;
+    EXPECT_EQ(s.source(binding.id), SettingSource::Default) << spec.name;
+  }
+  // The fields have no values of their own: zero or empty until the table's are applied.
+  const SettingValues bare{};
+  EXPECT_EQ(bare.pipelineDepth, 0);
+  EXPECT_EQ(bare.chunkBytes, 0u);
+  EXPECT_EQ(bare.timeoutSeconds, 0);
+}
+
+TEST_F(SettingsTest, EverySourceIsTrackedPerSetting) {
+  // Each variable set alone (to its default's text, or to an accepted value) is the only one
+  // from the environment; its value is what it says.
+  for (const SettingBinding& binding : settingBindings()) {
+    const SettingSpec& spec = settingSpec(binding.id);
+    const char* text = spec.defaultValue ? spec.defaultValue : spec.kind == SettingKind::Integer ? "3" : "n0:2";
+    ScopedEnv set(spec.name, text);
+    Settings s;
+    ASSERT_TRUE(loadSettings(nullptr, &s).isOk()) << spec.name << "=" << text;
+    EXPECT_EQ(shown(binding, s), text) << spec.name;
+    for (const SettingBinding& other : settingBindings())
+      EXPECT_EQ(s.source(other.id), other.id == binding.id ? SettingSource::Environment : SettingSource::Default)
+          << spec.name << " set, " << settingSpec(other.id).name;
+  }
+}
+
+TEST_F(SettingsTest, AConfigOverrideIsRefusedByTheRuleThatRefusesTheVariable) {
+  // The same bad value in the variable and in the config field: the same message (the same
+  // rule, from the same place), but for the name it is given by.
+  for (const SettingBinding& binding : settingBindings()) {
+    if (!binding.config.name) continue;
+    const SettingSpec& spec = settingSpec(binding.id);
+    const std::string bad =
+        binding.config.text ? "butterfly" : std::to_string(spec.kind == SettingKind::Bool ? 2 : spec.minimum - 1);
+    std::string fromEnvironment;
+    {
+      ScopedEnv set(spec.name, bad.c_str());
+      Settings s;
+      const Status status = loadSettings(nullptr, &s);
+      ASSERT_EQ(status.code(), Code::InvalidArgument) << spec.name << "=" << bad;
+      fromEnvironment = status.message();
+    }
+    hetcclConfig_t config = HETCCL_CONFIG_INITIALIZER;
+    if (binding.config.number) config.*binding.config.number = std::stoi(bad);
+    if (binding.config.text) config.*binding.config.text = bad.c_str();
+    Settings s;
+    const Status status = loadSettings(&config, &s);
+    ASSERT_EQ(status.code(), Code::InvalidArgument) << binding.config.name << "=" << bad;
+    std::string expected = fromEnvironment;
+    const std::string variable = std::string(spec.name) + "=";
+    ASSERT_NE(expected.find(variable), std::string::npos) << expected;
+    expected.replace(expected.find(variable), variable.size(), std::string("config.") + binding.config.name + "=");
+    EXPECT_EQ(status.message(), expected);
+  }
 }
 
 // ---- every variable, good and bad values -------------------------------------------------
@@ -280,20 +419,19 @@ TEST_F(SettingsTest, DefaultsWithoutEnvironment) {
   EXPECT_EQ(s.gpuAwareMpi, GpuAwareMpiOverride::Detect);
   EXPECT_EQ(s.islandLibrary.mode, IslandLibraryChoice::Mode::Auto);
   EXPECT_EQ(s.maxMessageBytes, size_t{1} << 30);
-  EXPECT_EQ(s.algorithmSource, SettingSource::Default);
+  EXPECT_EQ(s.source(SettingId::Algorithm), SettingSource::Default);
 }
 
-TEST_F(SettingsTest, InClassDefaultsAreTheTables) {
-  // Code that builds Settings without loading them (hetccl-sim's tests) gets the same values.
+TEST_F(SettingsTest, ABuiltSettingsHoldsTheTablesDefaults) {
+  // Code that builds Settings without loading them (hetccl-sim's tests, a communicator before
+  // creation) gets what loading gives with nothing set: the table's defaults, in every field.
   Settings loaded, built;
   ASSERT_TRUE(loadSettings(nullptr, &loaded).isOk());
-  EXPECT_EQ(built.chunkBytes, loaded.chunkBytes);
-  EXPECT_EQ(built.pipelineDepth, loaded.pipelineDepth);
-  EXPECT_EQ(built.algorithm, loaded.algorithm);
-  EXPECT_EQ(built.staging, loaded.staging);
-  EXPECT_EQ(built.gpuAwareMpi, loaded.gpuAwareMpi);
-  EXPECT_EQ(built.islandLibrary.mode, loaded.islandLibrary.mode);
-  EXPECT_EQ(built.maxMessageBytes, loaded.maxMessageBytes);
+  for (const SettingBinding& binding : settingBindings()) {
+    const SettingSpec& spec = settingSpec(binding.id);
+    EXPECT_EQ(shown(binding, built), shown(binding, loaded)) << spec.name;
+    EXPECT_EQ(built.source(binding.id), SettingSource::Default) << spec.name;
+  }
 }
 
 TEST_F(SettingsTest, EnvironmentOverridesDefaultsAndConfigOverridesEnvironment) {
@@ -307,16 +445,16 @@ TEST_F(SettingsTest, EnvironmentOverridesDefaultsAndConfigOverridesEnvironment) 
   EXPECT_EQ(s.algorithm, Algorithm::Ring);
   EXPECT_EQ(s.staging, StagingMode::Force);
   EXPECT_EQ(s.gpuAwareMpi, GpuAwareMpiOverride::Yes);
-  EXPECT_EQ(s.pipelineDepthSource, SettingSource::Environment);
+  EXPECT_EQ(s.source(SettingId::PipelineDepth), SettingSource::Environment);
   EXPECT_EQ(tunerSettings(s).forcedBy, "HETCCL_ALGO");
   hetcclConfig_t config = HETCCL_CONFIG_INITIALIZER;
   config.pipelineDepth = 2;
   config.algorithm = "hier";
   ASSERT_TRUE(loadSettings(&config, &s).isOk());
   EXPECT_EQ(s.pipelineDepth, 2);
-  EXPECT_EQ(s.pipelineDepthSource, SettingSource::Config);
+  EXPECT_EQ(s.source(SettingId::PipelineDepth), SettingSource::Config);
   EXPECT_EQ(s.chunkBytes, 64u << 10);  // left undefined in the config
-  EXPECT_EQ(s.chunkBytesSource, SettingSource::Environment);
+  EXPECT_EQ(s.source(SettingId::ChunkBytes), SettingSource::Environment);
   EXPECT_EQ(s.algorithm, Algorithm::Hierarchical);
   EXPECT_EQ(algorithmSettingName(s), "hier");
   ASSERT_TRUE(tunerSettings(s).forced.has_value());
@@ -378,14 +516,14 @@ TEST_F(SettingsTest, ConfigSetsTheTimeoutAndTheCallCheckOverTheEnvironment) {
   Settings s;
   ASSERT_TRUE(loadSettings(&config, &s).isOk());  // undefined fields: the environment's
   EXPECT_EQ(s.timeoutSeconds, 60);
-  EXPECT_EQ(s.timeoutSource, SettingSource::Environment);
+  EXPECT_EQ(s.source(SettingId::Timeout), SettingSource::Environment);
   config.timeoutSeconds = 5;
   config.checkCalls = 1;
   ASSERT_TRUE(loadSettings(&config, &s).isOk());
   EXPECT_EQ(s.timeoutSeconds, 5);
   EXPECT_TRUE(s.checkCalls);
-  EXPECT_EQ(s.timeoutSource, SettingSource::Config);
-  EXPECT_EQ(s.checkCallsSource, SettingSource::Config);
+  EXPECT_EQ(s.source(SettingId::Timeout), SettingSource::Config);
+  EXPECT_EQ(s.source(SettingId::CheckCalls), SettingSource::Config);
   config.timeoutSeconds = -1;
   Status status = loadSettings(&config, &s);
   EXPECT_EQ(status.code(), Code::InvalidArgument);
