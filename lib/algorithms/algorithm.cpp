@@ -34,7 +34,8 @@ bool algorithmApplies(Algorithm algorithm, Collective collective, const Topology
   };
   const AlgorithmDescriptor& row = descriptorOf(algorithm);
   const std::string name = row.name;
-  if (!(row.collectives & collectivesOf(collective))) return no(name + " has no " + collectiveName(collective) + " plan");
+  if (!(row.collectives & collectivesOf(collective)))
+    return no(name + " has no " + collectiveName(collective) + " plan");
   switch (row.layouts) {
     case AlgorithmLayouts::AnyIslands: return true;
     case AlgorithmLayouts::EqualIslands:

@@ -15,7 +15,7 @@ enum class Algorithm {
 #undef HETCCL_ALGORITHM
 };
 
-const char* algorithmName(Algorithm algorithm);    // "ring", "hier", ...: the row's name
-const std::vector<Algorithm>& allAlgorithms();  // in the rows' order
+const char* algorithmName(Algorithm algorithm);  // "ring", "hier", ...: the row's name
+const std::vector<Algorithm>& allAlgorithms();   // in the rows' order
 
 }  // namespace hetccl

@@ -80,7 +80,9 @@ void islandRingReduceScatter(W& w, const PlanRequest& request, const AllReduceLa
   const int right = members[(k + 1) % g], left = members[modRank(k - 1, g)];
   for (int s = 0; s < g - 1; ++s) {
     addShardParts(w, layout, s == 0 ? kInputBuffer : kOutputBuffer, island, modRank(k - 1 - s, g),
-                  [&](auto& to, const Region& a, int) { to.add(Op{OpKind::Send, right, a, {}}); });
+                  [&](auto& to, const Region& a, int) {
+                    to.add(Op{OpKind::Send, right, a, {}});
+                  });
     addShardParts(w, layout, kInputBuffer, island, modRank(k - 2 - s, g), [&](auto& to, const Region& a, int) {
       to.add(Op{OpKind::RecvReduce, left, a, Region{kOutputBuffer, a.offset, a.count}});
     });
@@ -95,10 +97,12 @@ void islandRingAllGather(W& w, const AllReduceLayout& layout, const TopologyView
   const auto& members = topology.members[island];
   const int right = members[(k + 1) % g], left = members[modRank(k - 1, g)];
   for (int s = 0; s < g - 1; ++s) {
-    addShardParts(w, layout, kOutputBuffer, island, modRank(k - s, g),
-                  [&](auto& to, const Region& a, int) { to.add(Op{OpKind::Send, right, a, {}}); });
-    addShardParts(w, layout, kOutputBuffer, island, modRank(k - s - 1, g),
-                  [&](auto& to, const Region& a, int) { to.add(Op{OpKind::RecvCopy, left, {}, a}); });
+    addShardParts(w, layout, kOutputBuffer, island, modRank(k - s, g), [&](auto& to, const Region& a, int) {
+      to.add(Op{OpKind::Send, right, a, {}});
+    });
+    addShardParts(w, layout, kOutputBuffer, island, modRank(k - s - 1, g), [&](auto& to, const Region& a, int) {
+      to.add(Op{OpKind::RecvCopy, left, {}, a});
+    });
     w.endStep();
   }
 }
@@ -235,8 +239,9 @@ void islandAllReduce(W& w, const PlanRequest& request, const AllReduceLayout& la
     else
       hierExchangeAcrossIslands(w, request, layout, J, k);
   } else if (request.average && request.nranks > 1) {
-    addShardParts(w, layout, kOutputBuffer, 0, k,
-                  [](auto& to, const Region& a, int) { to.add(Op{OpKind::Divide, -1, {}, a}); });
+    addShardParts(w, layout, kOutputBuffer, 0, k, [](auto& to, const Region& a, int) {
+      to.add(Op{OpKind::Divide, -1, {}, a});
+    });
     w.endStep();
   }
   islandPhase(w, request, layout, topology, rank, false);
@@ -315,7 +320,6 @@ std::vector<std::vector<int>> keptBlocksByMember(const TopologyView& topology, i
   return blocks;
 }
 
-
 template <typename W>
 void hierAllGather(W& w, const PlanRequest& request, const TopologyView& topology, int rank) {
   w.name("hier");
@@ -324,8 +328,7 @@ void hierAllGather(W& w, const PlanRequest& request, const TopologyView& topolog
   const auto& members = topology.members[J];
   const int g = static_cast<int>(members.size());
   const std::vector<std::vector<int>> kept = keptBlocksByMember(topology, J);
-  if (!request.inPlace)
-    w.add(Op{OpKind::Copy, -1, Region{kInputBuffer, 0, c}, fixedBlock(kOutputBuffer, c, rank)});
+  if (!request.inPlace) w.add(Op{OpKind::Copy, -1, Region{kInputBuffer, 0, c}, fixedBlock(kOutputBuffer, c, rank)});
   for (int island = 0; island < topology.islandCount(); ++island)
     if (island != J) w.add(Op{OpKind::Send, blockKeeper(topology, island, rank), Region{kInputBuffer, 0, c}, {}});
   for (int q : kept[k])
@@ -334,8 +337,7 @@ void hierAllGather(W& w, const PlanRequest& request, const TopologyView& topolog
   const int right = members[(k + 1) % g], left = members[modRank(k - 1, g)];
   for (int s = 0; s < g - 1; ++s) {
     for (int q : kept[modRank(k - s, g)]) w.add(Op{OpKind::Send, right, fixedBlock(kOutputBuffer, c, q), {}});
-    for (int q : kept[modRank(k - s - 1, g)])
-      w.add(Op{OpKind::RecvCopy, left, {}, fixedBlock(kOutputBuffer, c, q)});
+    for (int q : kept[modRank(k - s - 1, g)]) w.add(Op{OpKind::RecvCopy, left, {}, fixedBlock(kOutputBuffer, c, q)});
     w.endStep();
   }
 }

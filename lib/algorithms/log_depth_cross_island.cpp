@@ -15,15 +15,19 @@ class OwnerExchange {
   OwnerExchange(W& w, const AllReduceLayout& layout, std::pair<int, int> segments)
       : w_(w), layout_(layout), segments_(segments) {}
   void send(int island, int firstPart, int endPart) {
-    forEach(island, firstPart, endPart, [](int owner, const Region& atom) { return Op{OpKind::Send, owner, atom, {}}; });
+    forEach(island, firstPart, endPart, [](int owner, const Region& atom) {
+      return Op{OpKind::Send, owner, atom, {}};
+    });
   }
   void receiveReduce(int island, int firstPart, int endPart) {
-    forEach(island, firstPart, endPart,
-            [](int owner, const Region& atom) { return Op{OpKind::RecvReduce, owner, atom, atom}; });
+    forEach(island, firstPart, endPart, [](int owner, const Region& atom) {
+      return Op{OpKind::RecvReduce, owner, atom, atom};
+    });
   }
   void receiveCopy(int island, int firstPart, int endPart) {
-    forEach(island, firstPart, endPart,
-            [](int owner, const Region& atom) { return Op{OpKind::RecvCopy, owner, {}, atom}; });
+    forEach(island, firstPart, endPart, [](int owner, const Region& atom) {
+      return Op{OpKind::RecvCopy, owner, {}, atom};
+    });
   }
   void divide(int firstPart, int endPart) {
     forEach(-1, firstPart, endPart, [](int, const Region& atom) { return Op{OpKind::Divide, -1, {}, atom}; });
@@ -201,8 +205,8 @@ void addDoubleTreeRoleIslands(int islandCount, std::set<int>* islands) {
 }
 
 template <typename W>
-void writeLogDepthAcrossIslands(W& w, LogDepthMethod method, const PlanRequest& request,
-                                const AllReduceLayout& layout, const TopologyView& topology, int rank) {
+void writeLogDepthAcrossIslands(W& w, LogDepthMethod method, const PlanRequest& request, const AllReduceLayout& layout,
+                                const TopologyView& topology, int rank) {
   OwnerExchange<W> mine(w, layout, segmentsOf(layout, topology, rank));
   const int island = topology.islandOf[rank];
   switch (method) {

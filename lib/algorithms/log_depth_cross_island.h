@@ -38,8 +38,8 @@ enum class LogDepthMethod {
 // and ShapeWriter).  A round at thousands of islands holds thousands of parts, which the cost
 // shape reads as two ops (the parts' two sizes).
 template <typename W>
-void writeLogDepthAcrossIslands(W& w, LogDepthMethod method, const PlanRequest& request,
-                                const AllReduceLayout& layout, const TopologyView& topology, int rank);
+void writeLogDepthAcrossIslands(W& w, LogDepthMethod method, const PlanRequest& request, const AllReduceLayout& layout,
+                                const TopologyView& topology, int rank);
 
 // The islands whose double-tree roles the cost model must sample beyond its usual ones
 // (AlgorithmWriter::addRoleIslands): each round of the double binary tree busies other

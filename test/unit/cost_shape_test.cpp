@@ -59,9 +59,9 @@ std::string compareShapes(Algorithm algorithm, const PlanRequest& request, int r
   if (direct.largestOp != reference.largestOp)
     out << "largest op " << direct.largestOp << ", the plan's " << reference.largestOp << "; ";
   if (out.str().empty()) return "";
-  return std::string(algorithmName(algorithm)) + " " + collectiveName(request.collective) + " rank " + std::to_string(rank) + " count " +
-         std::to_string(request.count) + (request.inPlace ? " in place" : "") + (request.average ? " avg" : "") +
-         " on " + request.topology->describe() + ": " + out.str();
+  return std::string(algorithmName(algorithm)) + " " + collectiveName(request.collective) + " rank " +
+         std::to_string(rank) + " count " + std::to_string(request.count) + (request.inPlace ? " in place" : "") +
+         (request.average ? " avg" : "") + " on " + request.topology->describe() + ": " + out.str();
 }
 
 // The shared layouts, and islands of 2 and of 3 (the last one short).
@@ -98,7 +98,8 @@ TEST(CostShape, WrittenShapesMatchThePlansOnEveryLayoutOfUpTo16Ranks) {
             if (!algorithmApplies(algorithm, collective, topology, nullptr)) continue;
             // The all-reduces' shapes are where the writers fold runs and parts: every count.
             const bool allReduce = collective == Collective::AllReduce;
-            const bool reduces = allReduce || collective == Collective::ReduceScatter || collective == Collective::Reduce;
+            const bool reduces =
+                allReduce || collective == Collective::ReduceScatter || collective == Collective::Reduce;
             for (size_t count :
                  {size_t{0}, size_t{1}, size_t{2}, size_t{5}, size_t{16}, size_t{37}, size_t{1000}, size_t{4099}})
               for (bool inPlace : {false, true})

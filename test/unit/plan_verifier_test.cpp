@@ -27,8 +27,8 @@ void verifyAll(Algorithm algorithm, const PlanRequest& request) {
   for (const VerifyOptions& mode : modes) {
     if (mode.chunkElements == 1 && request.count > 17) continue;  // slow and adds nothing
     VerifyResult result = verifyPlan(request, builder, mode);
-    ASSERT_TRUE(result.ok) << algorithmName(algorithm) << " " << collectiveName(request.collective) << " nranks " << request.nranks << " count "
-                           << request.count << " root " << request.root
+    ASSERT_TRUE(result.ok) << algorithmName(algorithm) << " " << collectiveName(request.collective) << " nranks "
+                           << request.nranks << " count " << request.count << " root " << request.root
                            << (request.inPlace ? " in-place" : " out-of-place") << (request.average ? " avg" : "")
                            << " chunk " << mode.chunkElements << (mode.reversePipelines ? " reversed" : "") << "\n"
                            << result.error;
@@ -44,23 +44,23 @@ TEST(SingleIslandPlans, EveryAlgorithmCollectiveRankCountAndSizeVerifies) {
             !algorithmApplies(algorithm, collective, TopologyView::singleIsland(nranks), nullptr))
           continue;
         for (size_t count : kCounts)
-        for (bool inPlace : {false, true}) {
-          PlanRequest request{collective, count, nranks, 0, inPlace, false};
-          std::vector<int> roots{0};
-          if (collective == Collective::Broadcast || collective == Collective::Reduce)
-            roots = {0, nranks / 2, nranks - 1};
-          for (int root : roots) {
-            request.root = root;
-            request.average = false;
-            verifyAll(algorithm, request);
-            if (isReducing(collective)) {
-              request.average = true;
+          for (bool inPlace : {false, true}) {
+            PlanRequest request{collective, count, nranks, 0, inPlace, false};
+            std::vector<int> roots{0};
+            if (collective == Collective::Broadcast || collective == Collective::Reduce)
+              roots = {0, nranks / 2, nranks - 1};
+            for (int root : roots) {
+              request.root = root;
+              request.average = false;
               verifyAll(algorithm, request);
+              if (isReducing(collective)) {
+                request.average = true;
+                verifyAll(algorithm, request);
+              }
+              if (HasFatalFailure()) return;
+              ++verified;
             }
-            if (HasFatalFailure()) return;
-            ++verified;
           }
-        }
       }
   EXPECT_GT(verified, 3000);
 }
