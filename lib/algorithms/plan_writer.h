@@ -88,9 +88,10 @@ class ShapeWriter {
   template <typename Write>
   void addParts(const AllReduceLayout& layout, int buffer, int segment, int firstPart, int endPart, Write write) {
     layout.forEachPartSize(segment, firstPart, endPart, [&](int part, size_t parts) {
-      PartOps one;
+      partOps_.clear();
+      PartOps one{partOps_};
       write(one, layout.atom(buffer, segment, part), part);
-      for (const Op& op : one.ops) add(op, parts);
+      for (const Op& op : partOps_) add(op, parts);
     });
   }
   template <typename Changes, typename Body>
@@ -106,9 +107,10 @@ class ShapeWriter {
   CostShape take() { return std::move(shape_); }
 
  private:
-  // The ops one part's write adds, before they are priced.
+  // Collects the ops one part's write adds, before they are priced (into a buffer the writer
+  // keeps: an island phase at tens of thousands of ranks writes parts in every one of its steps).
   struct PartOps {
-    std::vector<Op> ops;
+    std::vector<Op>& ops;
     void add(const Op& op) { ops.push_back(op); }
   };
   bool crosses(int peer) const { return peer >= 0 && topology_.islandOf[peer] != island_; }
@@ -117,6 +119,7 @@ class ShapeWriter {
   int island_;
   CostShape shape_;
   std::vector<CostOp> ops_;
+  std::vector<Op> partOps_;
   size_t stepsPerStep_ = 1;  // inside repeatSteps: the steps one written step stands for
   bool islandStep_ = false;
 };
