@@ -20,6 +20,21 @@ using hetccl_apps::Flag;
 // hetccl's own flags have no short form (kLongOnlyKey), so no nccl-tests letter can clash.
 enum LongOnlyKey : int { kBaseline = hetccl_apps::kLongOnlyKey, kAlgo, kOverlap };
 
+// --algo's help names every algorithm the library has (its names list), a few to a line.
+std::string algorithmListHelp() {
+  constexpr size_t kLineWidth = 56;
+  std::string help = "algorithms to time, comma-separated:";
+  size_t line = help.size();
+  for (const std::string& name : knownAlgorithms()) {
+    const bool wrap = line + 1 + name.size() > kLineWidth;
+    help += wrap ? "\n" : " ";
+    line = wrap ? 0 : line + 1;
+    help += name;
+    line += name.size();
+  }
+  return help + "; one\ncommunicator each, rows side by side (default: the\nlibrary's choice, HETCCL_ALGO or auto)";
+}
+
 const std::vector<Flag>& perfFlags() {
   static const std::vector<Flag> flags = [] {
     std::vector<Flag> all = hetccl_apps::sizeSweepFlags("8", "32M", "2");
@@ -34,9 +49,7 @@ const std::vector<Flag>& perfFlags() {
         {'r', "root", "N", "root of broadcast and reduce (default 0)"},
         {'J', "json", "FILE", "also write the results as JSON to FILE"},
         {kBaseline, "baseline", "mpi", "time the matching MPI collective side by side"},
-        {kAlgo, "algo", "LIST",
-         "algorithms to time, comma-separated: auto ring hier torus\nsmall native; one communicator "
-         "each, rows side by side\n(default: the library's choice, HETCCL_ALGO or auto)"},
+        {kAlgo, "algo", "LIST", algorithmListHelp()},
         {kOverlap, "overlap", nullptr,
          "time the collective alone, host work alone and both\n(call, work, synchronize): how much "
          "of each hides\nbehind the other, and how soon the call returns"},

@@ -1,6 +1,7 @@
-// The algorithms hetccl has, by name: the one list of their names, for the library
-// (HETCCL_ALGO, plans, logs) and for tools that must not link the library's internals
-// (hetccl-perf's --algo).  Pure data, in a library of its own (hetccl_algorithm_names).
+// The algorithms hetccl has, by name: the ids and names of algorithm_list.h's rows, for the
+// library (HETCCL_ALGO, plans, logs) and for tools that must not link the library's internals
+// (hetccl-perf's --algo, the settings fuzzer).  Pure data, in a library of its own
+// (hetccl_algorithm_names); the rest of each row is in algorithm.h.
 #pragma once
 
 #include <string>
@@ -9,18 +10,12 @@
 namespace hetccl {
 
 enum class Algorithm {
-  Ring,
-  Hierarchical,
-  Torus,
-  HierarchicalHalving,
-  HierarchicalTree,
-  HierarchicalDoubleTree,
-  Small,
-  Native
+#define HETCCL_ALGORITHM(id, ...) id,
+#include "algorithms/algorithm_list.h"
+#undef HETCCL_ALGORITHM
 };
 
-const char* algorithmName(Algorithm algorithm);  // "ring", "hier", "torus", "hier-rhd", "hier-tree",
-                                                 // "hier-dbtree", "small", "native"
-const std::vector<Algorithm>& allAlgorithms();
+const char* algorithmName(Algorithm algorithm);  // "ring", "hier", ...: the row's name
+const std::vector<Algorithm>& allAlgorithms();   // in the rows' order
 
 }  // namespace hetccl

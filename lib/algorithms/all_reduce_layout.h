@@ -10,7 +10,6 @@
 #include <utility>
 #include <vector>
 
-#include "algorithms/cost_shape.h"
 #include "algorithms/plan.h"
 
 namespace hetccl {
@@ -44,7 +43,6 @@ inline bool usesVendorSteps(const TopologyView& topology, bool allowed, int isla
 // The buffer [0, n) as the all-reduce sees it: shards per island, segments, atoms.
 class AllReduceLayout {
  public:
-  // `vendorSteps`: islands with a library cut the vendor's way (PlanRequest::vendorIslandSteps).
   // `vendorSteps`: islands with a library cut the vendor's way (PlanRequest::vendorIslandSteps);
   // `parts`: how many parts each segment is cut into (the cross-island method's choice).
   AllReduceLayout(const TopologyView& topology, size_t n, bool vendorSteps, int parts);
@@ -67,15 +65,15 @@ class AllReduceLayout {
     const size_t length = segmentLength(segment);
     return Region{buffer, boundaries_[segment] + blockBegin(length, parts_, part), blockCount(length, parts_, part)};
   }
-  // The costs of parts [firstPart, endPart) of `segment` (cost_shape.h): parts differ by at
-  // most one element, so two ops, each with a count of how many parts it stands for.
-  void addAtomCosts(std::vector<CostOp>* ops, OpKind kind, bool crossIsland, int segment, int firstPart,
-                    int endPart) const {
-    const size_t length = segmentLength(segment), q = length / parts_, rem = length % parts_;
-    const size_t first = static_cast<size_t>(firstPart), end = static_cast<size_t>(endPart);
-    const size_t larger = first < rem ? std::min(end, rem) - first : 0;
-    ops->push_back(CostOp{kind, crossIsland, q + 1, 0, larger});
-    ops->push_back(CostOp{kind, crossIsland, q, 0, end - first - larger});
+  // Calls visit(part, howMany) for one part of each size among parts [firstPart, endPart) of
+  // `segment`: parts differ by at most one element (the first length % parts() are larger),
+  // so a range of thousands of parts costs as two (ShapeWriter::addParts).
+  template <typename Visit>
+  void forEachPartSize(int segment, int firstPart, int endPart, Visit visit) const {
+    const int larger = static_cast<int>(segmentLength(segment) % static_cast<size_t>(parts_));
+    const int largerEnd = std::min(endPart, larger), smallerFirst = std::max(firstPart, larger);
+    if (firstPart < largerEnd) visit(firstPart, static_cast<size_t>(largerEnd - firstPart));
+    if (smallerFirst < endPart) visit(smallerFirst, static_cast<size_t>(endPart - smallerFirst));
   }
   // Calls visit(region) for each atom of shard `k` of `island`, in buffer order.
   template <typename Visit>

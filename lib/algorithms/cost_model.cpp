@@ -20,8 +20,7 @@ namespace {
 // N - P (recursive halving/doubling folds islands P.. into islands 0..), and the first and
 // last island of every size (the slowest island).  Plans of islands of one size and role are
 // the same up to relabelling, and a job of 12,288 islands would otherwise build 36,864 plans.
-// The double binary tree's rounds each busy other islands (those of one height in either
-// tree): the leftmost path of both trees and its right children stand for every round.
+// An algorithm whose rounds give islands other roles names them (AlgorithmWriter::addRoleIslands).
 std::vector<int> sampledIslands(const TopologyView& topology, Algorithm algorithm) {
   const int N = topology.islandCount();
   std::set<int> islands;
@@ -32,13 +31,7 @@ std::vector<int> sampledIslands(const TopologyView& topology, Algorithm algorith
     while (2 * P <= N) P *= 2;
     for (int island : {0, 1, N / 2, N - 2, N - 1, P - 1, P, N - P - 1, N - P})
       if (island >= 0 && island < N) islands.insert(island);
-    if (algorithm == Algorithm::HierarchicalDoubleTree)
-      for (int leftmost = 0; leftmost < N; leftmost = 2 * leftmost + 1)
-        for (int position : {leftmost, leftmost + 1})
-          if (position < N) {
-            islands.insert(position);                      // tree 0
-            islands.insert((position + (N + 1) / 2) % N);  // tree 1 (log_depth_cross_island.cpp)
-          }
+    if (const auto addRoleIslands = descriptorOf(algorithm).writer->addRoleIslands) addRoleIslands(N, &islands);
     std::set<int> sizesSeen;
     for (int island = 0; island < N; ++island)
       if (sizesSeen.insert(topology.islandSize(island)).second) islands.insert(island);

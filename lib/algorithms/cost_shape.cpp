@@ -3,8 +3,6 @@
 #include <algorithm>
 
 #include "algorithms/algorithm.h"
-#include "algorithms/flat_plans.h"
-#include "algorithms/hierarchical_plans.h"
 
 namespace hetccl {
 
@@ -75,21 +73,7 @@ CostShape costShapeOfPlan(Algorithm algorithm, const PlanRequest& request, int r
 }
 
 std::vector<CostShape> costShapesOf(Algorithm algorithm, const PlanRequest& request, const std::vector<int>& ranks) {
-  std::vector<CostShape> shapes;
-  if (request.collective == Collective::AllReduce) switch (algorithm) {
-      case Algorithm::Ring:
-      case Algorithm::Native:
-        for (int rank : ranks) shapes.push_back(ringAllReduceShape(request, rank));
-        return shapes;
-      case Algorithm::Hierarchical:
-      case Algorithm::Torus:
-      case Algorithm::HierarchicalHalving:
-      case Algorithm::HierarchicalTree:
-      case Algorithm::HierarchicalDoubleTree: return islandAllReduceShapes(algorithm, request, ranks);
-      case Algorithm::Small: break;
-    }
-  for (int rank : ranks) shapes.push_back(costShapeOfPlan(algorithm, request, rank));
-  return shapes;
+  return descriptorOf(algorithm).writer->shapes(request, ranks);
 }
 
 CostShape costShapeOf(Algorithm algorithm, const PlanRequest& request, int rank) {

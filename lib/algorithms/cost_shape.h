@@ -4,11 +4,10 @@
 // model prices every algorithm at several chunk sizes for every size a tool asks about: it
 // cannot afford to build and walk the plans themselves.
 //
-// Every plan has a shape: costShapeOfPlan reads it off the built plan.  The plans whose steps
-// or ops grow with the ranks or islands (the flat ring all-reduce, and the island all-reduces:
-// hier, torus, hier-rhd, hier-tree, hier-dbtree) also write their shape directly, with no plan
-// built (costShapeOf picks that way when there is one); test/unit/cost_shape_test.cpp checks
-// that both ways give the same steps for every layout of 1-16 ranks and some of hundreds.
+// Every algorithm writes its plan and its shape from the same code (plan_writer.h), the shape
+// without building the plan; costShapeOfPlan reads the shape off the built plan instead, the
+// reference test/unit/cost_shape_test.cpp checks the written shapes against for every
+// algorithm on every layout of 1-16 ranks and some of hundreds.
 #pragma once
 
 #include <cstddef>
@@ -51,11 +50,10 @@ struct CostShape {
   void addPlanSteps(const RankPlan& plan, const TopologyView& topology);
 };
 
-// The shapes of `ranks`' plans: written directly where the algorithm can, read off the built
-// plans otherwise.
+// The shapes of `ranks`' plans, as the algorithm's writer writes them.
 std::vector<CostShape> costShapesOf(Algorithm algorithm, const PlanRequest& request, const std::vector<int>& ranks);
 CostShape costShapeOf(Algorithm algorithm, const PlanRequest& request, int rank);
-// Always by building the plan: the reference the direct shapes are checked against.
+// By building the plan: the reference the written shapes are checked against.
 CostShape costShapeOfPlan(Algorithm algorithm, const PlanRequest& request, int rank);
 
 // The steps s in (0, steps) where blockCount(n, parts, (start - s) mod parts) differs from

@@ -23,26 +23,18 @@
 // the same way (one broadcast from the island's leader once the leaders' chain has passed).
 #pragma once
 
-#include "algorithms/cost_shape.h"
-#include "algorithms/plan.h"
+#include "algorithms/algorithm_writer.h"
 
 namespace hetccl {
 
-RankPlan buildHierarchicalAllReduce(const PlanRequest& request, int rank);
-RankPlan buildTorusAllReduce(const PlanRequest& request, int rank);
-RankPlan buildHalvingDoublingAllReduce(const PlanRequest& request, int rank);  // "hier-rhd"
-RankPlan buildIslandTreeAllReduce(const PlanRequest& request, int rank);       // "hier-tree"
-RankPlan buildDoubleTreeAllReduce(const PlanRequest& request, int rank);       // "hier-dbtree"
-// The cost shapes of `ranks`' plans of the five all-reduces above (hier, torus, hier-rhd,
-// hier-tree, hier-dbtree: `algorithm`), written directly (cost_shape.h).
-std::vector<CostShape> islandAllReduceShapes(Algorithm algorithm, const PlanRequest& request,
-                                             const std::vector<int>& ranks);
-// All-gather: every block crosses to one member of each other island, then islands
-// all-gather.  Reduce-scatter: islands reduce-scatter, then each block's island partials
-// cross once to the block's rank.  Broadcast: a chain over island leaders feeding a chain in
-// each island.
-RankPlan buildHierarchicalAllGather(const PlanRequest& request, int rank);
-RankPlan buildHierarchicalReduceScatter(const PlanRequest& request, int rank);
-RankPlan buildHierarchicalBroadcast(const PlanRequest& request, int rank);
+// Rows "hier" (all-reduce by direct exchange; all-gather: every block crosses to one member
+// of each other island, then islands all-gather; reduce-scatter: islands reduce-scatter, then
+// each block's island partials cross once to the block's rank; broadcast: a chain over island
+// leaders feeding a chain in each island), "torus", "hier-rhd", "hier-tree", "hier-dbtree".
+extern const AlgorithmWriter kHierWriter;
+extern const AlgorithmWriter kTorusWriter;
+extern const AlgorithmWriter kHierRhdWriter;
+extern const AlgorithmWriter kHierTreeWriter;
+extern const AlgorithmWriter kHierDbtreeWriter;
 
 }  // namespace hetccl

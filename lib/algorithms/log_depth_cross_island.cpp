@@ -7,74 +7,46 @@ namespace hetccl {
 
 namespace {
 
-// Where the algorithms below write their steps: as ops of a plan (PlanWriter), or as their
-// costs (ShapeWriter, for the cost model, which cannot afford thousands of ops per step).
-// Either way a step is made of ranges of parts, [firstPart, endPart), of every segment of
+// The steps below are made of ranges of parts, [firstPart, endPart), of every segment of
 // this rank's shard, exchanged with that segment's owner in `island`.
-class PlanWriter {
+template <typename W>
+class OwnerExchange {
  public:
-  PlanWriter(RankPlan& plan, const AllReduceLayout& layout, std::pair<int, int> segments)
-      : plan_(plan), layout_(layout), segments_(segments) {}
+  OwnerExchange(W& w, const AllReduceLayout& layout, std::pair<int, int> segments)
+      : w_(w), layout_(layout), segments_(segments) {}
   void send(int island, int firstPart, int endPart) {
-    forEach(firstPart, endPart, [&](int segment, const Region& atom) {
-      addOp(step_, Op{OpKind::Send, layout_.owner(island, segment), atom, {}});
+    forEach(island, firstPart, endPart, [](int owner, const Region& atom) {
+      return Op{OpKind::Send, owner, atom, {}};
     });
   }
   void receiveReduce(int island, int firstPart, int endPart) {
-    forEach(firstPart, endPart, [&](int segment, const Region& atom) {
-      addOp(step_, Op{OpKind::RecvReduce, layout_.owner(island, segment), atom, atom});
+    forEach(island, firstPart, endPart, [](int owner, const Region& atom) {
+      return Op{OpKind::RecvReduce, owner, atom, atom};
     });
   }
   void receiveCopy(int island, int firstPart, int endPart) {
-    forEach(firstPart, endPart, [&](int segment, const Region& atom) {
-      addOp(step_, Op{OpKind::RecvCopy, layout_.owner(island, segment), {}, atom});
+    forEach(island, firstPart, endPart, [](int owner, const Region& atom) {
+      return Op{OpKind::RecvCopy, owner, {}, atom};
     });
   }
   void divide(int firstPart, int endPart) {
-    forEach(firstPart, endPart, [&](int, const Region& atom) { addOp(step_, Op{OpKind::Divide, -1, {}, atom}); });
+    forEach(-1, firstPart, endPart, [](int, const Region& atom) { return Op{OpKind::Divide, -1, {}, atom}; });
   }
   // `keepEmpty`: a step with no op still takes its place (plans aligned in rounds).
-  void endStep(bool keepEmpty = false) {
-    if (keepEmpty && step_.ops.empty())
-      plan_.steps.push_back(step_);
-    else
-      pushIfAny(plan_, step_);
-  }
+  void endStep(bool keepEmpty = false) { w_.endStep(keepEmpty); }
 
  private:
-  template <typename Visit>
-  void forEach(int firstPart, int endPart, Visit visit) const {
-    for (int segment = segments_.first; segment < segments_.second; ++segment)
-      for (int part = firstPart; part < endPart; ++part) visit(segment, layout_.atom(kOutputBuffer, segment, part));
+  template <typename OpOf>
+  void forEach(int island, int firstPart, int endPart, OpOf opOf) {
+    for (int segment = segments_.first; segment < segments_.second; ++segment) {
+      const int owner = island < 0 ? -1 : layout_.owner(island, segment);
+      w_.addParts(layout_, kOutputBuffer, segment, firstPart, endPart,
+                  [&](auto& to, const Region& atom, int) { to.add(opOf(owner, atom)); });
+    }
   }
-  RankPlan& plan_;
+  W& w_;
   const AllReduceLayout& layout_;
   std::pair<int, int> segments_;
-  Step step_;
-};
-
-class ShapeWriter {
- public:
-  ShapeWriter(CostShape& shape, const AllReduceLayout& layout, std::pair<int, int> segments)
-      : shape_(shape), layout_(layout), segments_(segments) {}
-  void send(int, int firstPart, int endPart) { add(OpKind::Send, true, firstPart, endPart); }
-  void receiveReduce(int, int firstPart, int endPart) { add(OpKind::RecvReduce, true, firstPart, endPart); }
-  void receiveCopy(int, int firstPart, int endPart) { add(OpKind::RecvCopy, true, firstPart, endPart); }
-  void divide(int firstPart, int endPart) { add(OpKind::Divide, false, firstPart, endPart); }
-  void endStep(bool keepEmpty = false) {
-    shape_.addRun(ops_, 1, keepEmpty);
-    ops_.clear();
-  }
-
- private:
-  void add(OpKind kind, bool crossIsland, int firstPart, int endPart) {
-    for (int segment = segments_.first; segment < segments_.second; ++segment)
-      layout_.addAtomCosts(&ops_, kind, crossIsland, segment, firstPart, endPart);
-  }
-  CostShape& shape_;
-  const AllReduceLayout& layout_;
-  std::pair<int, int> segments_;
-  std::vector<CostOp> ops_;
 };
 
 // The segments of `rank`'s shard.
@@ -220,28 +192,33 @@ void doubleBinaryTree(Writer& mine, const PlanRequest& request, const AllReduceL
   }
 }
 
-template <typename Writer>
-void writeAcrossIslands(Writer& writer, LogDepthMethod method, const PlanRequest& request,
-                        const AllReduceLayout& layout, int island) {
+}  // namespace
+
+void addDoubleTreeRoleIslands(int islandCount, std::set<int>* islands) {
+  const DoubleTree trees{islandCount};
+  for (int leftmost = 0; leftmost < islandCount; leftmost = 2 * leftmost + 1)
+    for (int position : {leftmost, leftmost + 1})
+      if (position < islandCount) {
+        islands->insert(trees.islandAt(0, position));
+        islands->insert(trees.islandAt(1, position));
+      }
+}
+
+template <typename W>
+void writeLogDepthAcrossIslands(W& w, LogDepthMethod method, const PlanRequest& request, const AllReduceLayout& layout,
+                                const TopologyView& topology, int rank) {
+  OwnerExchange<W> mine(w, layout, segmentsOf(layout, topology, rank));
+  const int island = topology.islandOf[rank];
   switch (method) {
-    case LogDepthMethod::HalvingDoubling: halvingDoubling(writer, request, layout, island); break;
-    case LogDepthMethod::BinomialTree: binomialTree(writer, request, layout, island); break;
-    case LogDepthMethod::DoubleBinaryTree: doubleBinaryTree(writer, request, layout, island); break;
+    case LogDepthMethod::HalvingDoubling: halvingDoubling(mine, request, layout, island); break;
+    case LogDepthMethod::BinomialTree: binomialTree(mine, request, layout, island); break;
+    case LogDepthMethod::DoubleBinaryTree: doubleBinaryTree(mine, request, layout, island); break;
   }
 }
 
-}  // namespace
-
-void addLogDepthAcrossIslands(RankPlan& plan, LogDepthMethod method, const PlanRequest& request,
-                              const AllReduceLayout& layout, const TopologyView& topology, int rank) {
-  PlanWriter writer(plan, layout, segmentsOf(layout, topology, rank));
-  writeAcrossIslands(writer, method, request, layout, topology.islandOf[rank]);
-}
-
-void addLogDepthShape(CostShape& shape, LogDepthMethod method, const PlanRequest& request,
-                      const AllReduceLayout& layout, const TopologyView& topology, int rank) {
-  ShapeWriter writer(shape, layout, segmentsOf(layout, topology, rank));
-  writeAcrossIslands(writer, method, request, layout, topology.islandOf[rank]);
-}
+template void writeLogDepthAcrossIslands(PlanWriter&, LogDepthMethod, const PlanRequest&, const AllReduceLayout&,
+                                         const TopologyView&, int);
+template void writeLogDepthAcrossIslands(ShapeWriter&, LogDepthMethod, const PlanRequest&, const AllReduceLayout&,
+                                         const TopologyView&, int);
 
 }  // namespace hetccl

@@ -7,6 +7,9 @@
 
 #include "algorithms/all_reduce_layout.h"
 #include "algorithms/cost_shape.h"
+#include "algorithms/plan_writer.h"
+
+#include <set>
 
 namespace hetccl {
 
@@ -31,12 +34,17 @@ enum class LogDepthMethod {
   DoubleBinaryTree,
 };
 
-// Appends `rank`'s cross-island steps of `method` to its plan.
-void addLogDepthAcrossIslands(RankPlan& plan, LogDepthMethod method, const PlanRequest& request,
-                              const AllReduceLayout& layout, const TopologyView& topology, int rank);
-// The same steps as costs (cost_shape.h), from the same code: a round at thousands of islands
-// holds thousands of parts, which the cost model reads as two ops (the parts' two sizes).
-void addLogDepthShape(CostShape& shape, LogDepthMethod method, const PlanRequest& request,
-                      const AllReduceLayout& layout, const TopologyView& topology, int rank);
+// Writes `rank`'s cross-island steps of `method` (plan_writer.h: instantiated for PlanWriter
+// and ShapeWriter).  A round at thousands of islands holds thousands of parts, which the cost
+// shape reads as two ops (the parts' two sizes).
+template <typename W>
+void writeLogDepthAcrossIslands(W& w, LogDepthMethod method, const PlanRequest& request, const AllReduceLayout& layout,
+                                const TopologyView& topology, int rank);
+
+// The islands whose double-tree roles the cost model must sample beyond its usual ones
+// (AlgorithmWriter::addRoleIslands): each round of the double binary tree busies other
+// islands (those of one height in either tree), and the leftmost path of both trees and its
+// right children stand for every round.
+void addDoubleTreeRoleIslands(int islandCount, std::set<int>* islands);
 
 }  // namespace hetccl

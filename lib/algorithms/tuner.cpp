@@ -1,7 +1,5 @@
 #include "algorithms/tuner.h"
 
-#include <algorithm>
-
 namespace hetccl {
 
 namespace {
@@ -26,20 +24,15 @@ std::vector<Algorithm> Tuner::candidates(Collective collective) const {
   if (settings_.forced && algorithmApplies(*settings_.forced, collective, topology_, nullptr))
     return {*settings_.forced};
   // Native is the island library; with host islands it is the flat plan, so "ring" stands
-  // for it and native is only used when asked for.
+  // for it and native is only used when asked for.  Island-aware algorithms on a single
+  // island are the ring again: skipped there.
   std::vector<Algorithm> result;
-  for (Algorithm algorithm : allAlgorithms())
-    if (algorithm != Algorithm::Native && algorithmApplies(algorithm, collective, topology_, nullptr))
-      result.push_back(algorithm);
-  // Island-aware algorithms on a single island are the ring again: skip the duplicates.
-  if (topology_.islandCount() == 1)
-    result.erase(std::remove_if(result.begin(), result.end(),
-                                [](Algorithm a) {
-                                  return a == Algorithm::Hierarchical || a == Algorithm::Torus ||
-                                         a == Algorithm::HierarchicalHalving || a == Algorithm::HierarchicalTree ||
-                                         a == Algorithm::HierarchicalDoubleTree;
-                                }),
-                 result.end());
+  for (Algorithm algorithm : allAlgorithms()) {
+    const AlgorithmRole role = descriptorOf(algorithm).role;
+    if (role == AlgorithmRole::IslandLibrary || (role == AlgorithmRole::IslandAware && topology_.islandCount() == 1))
+      continue;
+    if (algorithmApplies(algorithm, collective, topology_, nullptr)) result.push_back(algorithm);
+  }
   return result;
 }
 

@@ -61,8 +61,11 @@ struct RankMemory {
   size_t inputCount = 0, outputCount = 0;
 };
 
+// The arrays of RankMemory a cell lies in.
+enum class Storage { Input, Output, Scratch };
+
 struct CellRange {
-  int storage = 0;  // 0 input storage, 1 output storage, 2 scratch
+  Storage storage = Storage::Input;
   size_t begin = 0, end = 0;
 };
 
@@ -179,7 +182,9 @@ class Simulation {
   Symbol* cellIn(RankMemory& m, int buffer, size_t index) const {
     CellRange range;
     if (!locate(m, buffer, index, 1, &range)) return nullptr;
-    std::vector<Symbol>& storage = range.storage == 0 ? m.input : range.storage == 1 ? m.output : m.scratch;
+    std::vector<Symbol>& storage = range.storage == Storage::Input    ? m.input
+                                   : range.storage == Storage::Output ? m.output
+                                                                      : m.scratch;
     return &storage[range.begin];
   }
 
@@ -187,17 +192,17 @@ class Simulation {
     size_t limit = buffer == kInputBuffer ? m.inputCount : buffer == kOutputBuffer ? m.outputCount : m.scratch.size();
     if (buffer > kScratchBuffer || offset + count > limit) return false;
     if (buffer == kScratchBuffer) {
-      *range = {2, offset, offset + count};
+      *range = {Storage::Scratch, offset, offset + count};
       return true;
     }
     if (!m.aliased) {
-      *range = {buffer == kInputBuffer ? 0 : 1, offset, offset + count};
+      *range = {buffer == kInputBuffer ? Storage::Input : Storage::Output, offset, offset + count};
       return true;
     }
     size_t shift = 0;
     if (m.outputHolds && buffer == kInputBuffer) shift = m.inputViewOffset;
     if (!m.outputHolds && buffer == kOutputBuffer) shift = m.outputViewOffset;
-    *range = {m.outputHolds ? 1 : 0, offset + shift, offset + shift + count};
+    *range = {m.outputHolds ? Storage::Output : Storage::Input, offset + shift, offset + shift + count};
     return true;
   }
 

@@ -1,7 +1,8 @@
-// The cost shapes written directly (cost_shape.h) against the shapes read off the built plans:
-// step by step, the same ops (kind, peer in another island or not, count, how many), the same
-// island collectives and the same largest op, for every all-reduce algorithm on every layout of
-// 1-16 ranks, with and without vendor islands, and on a few layouts of hundreds of ranks.
+// The cost shapes the writers write (plan_writer.h) against the shapes read off the built
+// plans: step by step, the same ops (kind, peer in another island or not, count, how many),
+// the same island collectives and the same largest op, for every algorithm of the table on
+// every collective it applies to, on every layout of 1-16 ranks, with and without vendor
+// islands, and for the all-reduces on a few layouts of hundreds of ranks.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -58,9 +59,9 @@ std::string compareShapes(Algorithm algorithm, const PlanRequest& request, int r
   if (direct.largestOp != reference.largestOp)
     out << "largest op " << direct.largestOp << ", the plan's " << reference.largestOp << "; ";
   if (out.str().empty()) return "";
-  return std::string(algorithmName(algorithm)) + " rank " + std::to_string(rank) + " count " +
-         std::to_string(request.count) + (request.inPlace ? " in place" : "") + (request.average ? " avg" : "") +
-         " on " + request.topology->describe() + ": " + out.str();
+  return std::string(algorithmName(algorithm)) + " " + collectiveName(request.collective) + " rank " +
+         std::to_string(rank) + " count " + std::to_string(request.count) + (request.inPlace ? " in place" : "") +
+         (request.average ? " avg" : "") + " on " + request.topology->describe() + ": " + out.str();
 }
 
 // The shared layouts, and islands of 2 and of 3 (the last one short).
@@ -81,45 +82,47 @@ std::vector<std::vector<bool>> delegationsFor(int islands) {
   return {{}, std::vector<bool>(islands, true), first};
 }
 
-const Algorithm kAllReduceAlgorithms[] = {Algorithm::Ring,
-                                          Algorithm::Native,
-                                          Algorithm::Hierarchical,
-                                          Algorithm::Torus,
-                                          Algorithm::HierarchicalHalving,
-                                          Algorithm::HierarchicalTree,
-                                          Algorithm::HierarchicalDoubleTree,
-                                          Algorithm::Small};
+const Collective kCollectives[] = {Collective::AllReduce, Collective::ReduceScatter, Collective::AllGather,
+                                   Collective::Broadcast, Collective::Reduce,        Collective::AlltoAll,
+                                   Collective::SendRecv};
 
-TEST(CostShape, DirectShapesMatchThePlansOnEveryLayoutOfUpTo16Ranks) {
+TEST(CostShape, WrittenShapesMatchThePlansOnEveryLayoutOfUpTo16Ranks) {
   int compared = 0;
   for (int p = 1; p <= 16; ++p)
     for (const auto& ids : layoutsFor(p)) {
       TopologyView topology = TopologyView::fromIslandIds(ids);
       for (const std::vector<bool>& delegation : delegationsFor(topology.islandCount())) {
         topology.islandLibrary = delegation;
-        for (Algorithm algorithm : kAllReduceAlgorithms) {
-          if (!algorithmApplies(algorithm, Collective::AllReduce, topology, nullptr)) continue;
-          for (size_t count :
-               {size_t{0}, size_t{1}, size_t{2}, size_t{5}, size_t{16}, size_t{37}, size_t{1000}, size_t{4099}})
-            for (bool inPlace : {false, true})
-              for (bool average : {false, true}) {
-                const PlanRequest request{Collective::AllReduce, count, p, 0, inPlace, average, &topology};
-                for (int rank = 0; rank < p; ++rank) {
-                  ASSERT_EQ(compareShapes(algorithm, request, rank), "");
-                  ++compared;
+        for (Algorithm algorithm : allAlgorithms())
+          for (Collective collective : kCollectives) {
+            if (!algorithmApplies(algorithm, collective, topology, nullptr)) continue;
+            // The all-reduces' shapes are where the writers fold runs and parts: every count.
+            const bool allReduce = collective == Collective::AllReduce;
+            const bool reduces =
+                allReduce || collective == Collective::ReduceScatter || collective == Collective::Reduce;
+            for (size_t count :
+                 {size_t{0}, size_t{1}, size_t{2}, size_t{5}, size_t{16}, size_t{37}, size_t{1000}, size_t{4099}})
+              for (bool inPlace : {false, true})
+                for (bool average : {false, true}) {
+                  if ((!allReduce && count > 37) || (average && !reduces)) continue;
+                  const int root = collective == Collective::Broadcast || collective == Collective::Reduce ? p - 1 : 0;
+                  const PlanRequest request{collective, count, p, root, inPlace, average, &topology};
+                  for (int rank = 0; rank < p; ++rank) {
+                    ASSERT_EQ(compareShapes(algorithm, request, rank), "");
+                    ++compared;
+                  }
                 }
-              }
-        }
+          }
       }
     }
   EXPECT_GT(compared, 50000);
 }
 
-TEST(CostShape, DirectShapesMatchThePlansAtHundredsOfRanks) {
+TEST(CostShape, WrittenShapesMatchThePlansAtHundredsOfRanks) {
   std::vector<TopologyView> layouts = {islandsOf(96, 8), islandsOf(37, 5, 3), islandsOf(2, 300, 150), islandsOf(48, 4)};
   layouts[3].islandLibrary = std::vector<bool>(48, true);
   for (const TopologyView& topology : layouts)
-    for (Algorithm algorithm : kAllReduceAlgorithms) {
+    for (Algorithm algorithm : allAlgorithms()) {
       if (!algorithmApplies(algorithm, Collective::AllReduce, topology, nullptr)) continue;
       const size_t p = static_cast<size_t>(topology.nranks);
       for (size_t count : {p * 8 + 3, (size_t{1} << 20) + 7})

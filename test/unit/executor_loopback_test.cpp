@@ -1,10 +1,10 @@
 // The executor run for real — one thread per rank, host devices, the loopback transport with
 // the staged and shaped decorators on top — on every plan the verifier checks: flat (ring,
-// chains, direct all-to-all, send/recv), hierarchical, torus and small (recursive doubling),
-// with and without island steps, on 1 to 8 ranks in equal, uneven and interleaved islands,
-// whole and cut into tiny chunks in deep pipelines, in place and out of place; every rank's
-// output compared with the direct computation.  Native is the flat plan under another name
-// and is not repeated.
+// chains, direct all-to-all, send/recv), hierarchical, torus, the log-depth ones and small
+// (recursive doubling): every row of the algorithm table, with and without island steps, on
+// 1 to 8 ranks in equal, uneven and interleaved islands, whole and cut into tiny chunks in
+// deep pipelines, in place and out of place; every rank's output compared with the direct
+// computation.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -12,7 +12,7 @@
 #include <random>
 #include <set>
 
-#include "algorithms/algorithm_names.h"
+#include "algorithms/algorithm.h"
 #include "algorithms/p2p_plan.h"
 #include "collective_case.h"
 #include "thread_ranks.h"
@@ -104,7 +104,7 @@ TEST(ExecutorLoopback, EveryPlanOnOneToEightRanksMatchesTheDirectComputation) {
               if (reduces(collective))
                 c.shape.op = vary.pick<ReduceOp>({ReduceOp::Sum, ReduceOp::Avg, ReduceOp::Max, ReduceOp::Min});
               c.islandIds = ids;
-              c.islandLibrary = algorithm != Algorithm::Ring && algorithm != Algorithm::Small
+              c.islandLibrary = descriptorOf(algorithm).role != AlgorithmRole::Flat
                                     ? vary.pick(delegationsFor(topology.islandCount()))
                                     : std::vector<bool>{};
               c.vendorIslandSteps = vary.pick<bool>({true, true, false});
@@ -124,50 +124,63 @@ TEST(ExecutorLoopback, EveryPlanOnOneToEightRanksMatchesTheDirectComputation) {
 }
 
 // Chunks of one to a few elements with up to kMaxPipelineDepth pipelines in flight, over
-// every link stack: the executor's slot reuse and the transports' ordering under load.
+// every link stack: the executor's slot reuse and the transports' ordering under load.  Every
+// algorithm of the table on every collective it applies to, each on the first of these
+// layouts it runs on after the one the previous case took (island-aware ones on several
+// islands), so that the cases spread over the layouts and island libraries.
 TEST(ExecutorLoopback, TinyChunksInDeepPipelines) {
-  struct Plan {
-    Algorithm algorithm;
-    Collective collective;
+  struct Layout {
     std::vector<int> islandIds;
     std::vector<bool> islandLibrary;
   };
-  const std::vector<Plan> plans{
-      {Algorithm::Ring, Collective::AllReduce, {0, 0, 0, 0, 0}, {}},
-      {Algorithm::Hierarchical, Collective::AllReduce, {0, 0, 0, 1}, {}},
-      {Algorithm::Hierarchical, Collective::AllReduce, {0, 1, 0, 1, 0, 1}, {true, false}},
-      {Algorithm::Torus, Collective::AllReduce, {0, 0, 1, 1, 2, 2}, {true, true, true}},
-      {Algorithm::Small, Collective::AllReduce, {0, 0, 0, 0, 0, 0, 0}, {}},
-      {Algorithm::HierarchicalHalving, Collective::AllReduce, {0, 0, 1, 1, 2, 2}, {false, true, false}},
-      {Algorithm::HierarchicalTree, Collective::AllReduce, {0, 1, 2, 3, 4}, {}},
-      {Algorithm::HierarchicalDoubleTree, Collective::AllReduce, {0, 0, 1, 1, 2, 2}, {true, false, false}},
-      {Algorithm::Hierarchical, Collective::ReduceScatter, {0, 0, 0, 0, 0, 1, 1, 2}, {}},
-      {Algorithm::Hierarchical, Collective::AllGather, {0, 1, 1, 0, 1}, {}},
-      {Algorithm::Hierarchical, Collective::Broadcast, {0, 0, 1, 1, 1}, {false, true}},
-      {Algorithm::Ring, Collective::Reduce, {0, 0, 0, 0}, {}},
-      {Algorithm::Ring, Collective::AlltoAll, {0, 0, 0}, {}},
+  const std::vector<Layout> layouts{
+      {{0, 0, 0, 0, 0}, {}},
+      {{0, 0, 0, 1}, {}},
+      {{0, 1, 0, 1, 0, 1}, {true, false}},
+      {{0, 0, 1, 1, 2, 2}, {true, true, true}},
+      {{0, 0, 0, 0, 0, 0, 0}, {}},
+      {{0, 0, 1, 1, 2, 2}, {false, true, false}},
+      {{0, 1, 2, 3, 4}, {}},
+      {{0, 0, 0, 0, 0, 1, 1, 2}, {}},
+      {{0, 1, 1, 0, 1}, {}},
+      {{0, 0, 1, 1, 1}, {false, true}},
   };
   const std::vector<LinkStack>& stacks = allLinkStacks();
   int cases = 0;
-  for (const Plan& plan : plans)
-    for (const LinkStack& links : stacks)
-      for (auto [chunk, depth] : {std::pair<size_t, int>{1, 9}, {3, kMaxPipelineDepth}}) {
-        CollectiveCase c;
-        c.algorithm = plan.algorithm;
-        const int p = static_cast<int>(plan.islandIds.size());
-        c.shape = {plan.collective, 61, p, rooted(plan.collective) ? p - 1 : 0,
-                   plan.collective == Collective::AllReduce ? ReduceOp::Avg : ReduceOp::Sum};
-        c.islandIds = plan.islandIds;
-        c.islandLibrary = plan.islandLibrary;
-        c.inPlace = cases % 2 == 1;
-        c.type = cases % 3 == 0 ? ElementType::Float32 : ElementType::Int32;
-        c.chunkElements = chunk;
-        c.pipelineDepth = depth;
-        c.links = links;
-        expectRuns(c);
-        if (HasFatalFailure()) return;
-        ++cases;
+  size_t next = 0;  // the layout to try first
+  for (Algorithm algorithm : allAlgorithms())
+    for (Collective collective : kCollectives) {
+      const bool islandAware = descriptorOf(algorithm).role == AlgorithmRole::IslandAware;
+      const Layout* layout = nullptr;
+      for (size_t tried = 0; tried < layouts.size() && !layout; ++tried) {
+        const Layout& candidate = layouts[(next + tried) % layouts.size()];
+        const TopologyView topology = TopologyView::fromIslandIds(candidate.islandIds);
+        if ((!islandAware || topology.islandCount() > 1) &&
+            algorithmApplies(algorithm, collective, topology, nullptr)) {
+          layout = &candidate;
+          next = (next + tried + 1) % layouts.size();
+        }
       }
+      if (!layout) continue;  // applies to none of these layouts
+      for (const LinkStack& links : stacks)
+        for (auto [chunk, depth] : {std::pair<size_t, int>{1, 9}, {3, kMaxPipelineDepth}}) {
+          CollectiveCase c;
+          c.algorithm = algorithm;
+          const int p = static_cast<int>(layout->islandIds.size());
+          c.shape = {collective, 61, p, rooted(collective) ? p - 1 : 0,
+                     collective == Collective::AllReduce ? ReduceOp::Avg : ReduceOp::Sum};
+          c.islandIds = layout->islandIds;
+          c.islandLibrary = layout->islandLibrary;
+          c.inPlace = cases % 2 == 1;
+          c.type = cases % 3 == 0 ? ElementType::Float32 : ElementType::Int32;
+          c.chunkElements = chunk;
+          c.pipelineDepth = depth;
+          c.links = links;
+          expectRuns(c);
+          if (HasFatalFailure()) return;
+          ++cases;
+        }
+    }
   std::printf("ran %d collective cases\n", cases);
 }
 
@@ -181,7 +194,7 @@ TEST(ExecutorLoopback, CollectivesBackToBackOnTheSameRanks) {
     for (const LinkStack& links : stacks) {
       std::vector<CollectiveCase> sequence;
       for (Collective collective : kCollectives)
-        for (Algorithm algorithm : {Algorithm::Ring, Algorithm::Hierarchical, Algorithm::Small}) {
+        for (Algorithm algorithm : allAlgorithms()) {
           CollectiveCase c;
           c.algorithm = algorithm;
           c.shape = {collective, 23 + sequence.size(), 5, rooted(collective) ? 3 : 0,

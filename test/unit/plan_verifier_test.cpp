@@ -1,8 +1,11 @@
-// Every flat plan, for 1..17 ranks and awkward counts, in place and out of place, run by the
-// symbolic verifier as written and cut into pipelines (both orders), plus proof that the
-// verifier rejects broken plans.
+// Every algorithm of the table that treats ranks alike (the flat ones and native's fallback;
+// island_plans_test.cpp sweeps the island-aware ones over island layouts), on every
+// collective it applies to, for 1..17 ranks and awkward counts, in place and out of place,
+// run by the symbolic verifier as written and cut into pipelines (both orders), plus proof
+// that the verifier rejects broken plans.
 #include <gtest/gtest.h>
 
+#include "algorithms/algorithm.h"
 #include "algorithms/flat_plans.h"
 #include "algorithms/verifier.h"
 
@@ -18,39 +21,48 @@ bool isReducing(Collective c) {
   return c == Collective::AllReduce || c == Collective::ReduceScatter || c == Collective::Reduce;
 }
 
-void verifyAll(const PlanRequest& request) {
+void verifyAll(Algorithm algorithm, const PlanRequest& request) {
   const VerifyOptions modes[] = {{0, false}, {3, false}, {3, true}, {1, true}};
+  auto builder = [algorithm](const PlanRequest& r, int rank) { return buildPlan(algorithm, r, rank); };
   for (const VerifyOptions& mode : modes) {
     if (mode.chunkElements == 1 && request.count > 17) continue;  // slow and adds nothing
-    VerifyResult result = verifyPlan(request, buildFlatPlan, mode);
-    ASSERT_TRUE(result.ok) << collectiveName(request.collective) << " nranks " << request.nranks << " count "
-                           << request.count << " root " << request.root
+    VerifyResult result = verifyPlan(request, builder, mode);
+    ASSERT_TRUE(result.ok) << algorithmName(algorithm) << " " << collectiveName(request.collective) << " nranks "
+                           << request.nranks << " count " << request.count << " root " << request.root
                            << (request.inPlace ? " in-place" : " out-of-place") << (request.average ? " avg" : "")
                            << " chunk " << mode.chunkElements << (mode.reversePipelines ? " reversed" : "") << "\n"
                            << result.error;
   }
 }
 
-TEST(FlatPlans, EveryCollectiveRankCountAndSizeVerifies) {
-  for (int nranks = 1; nranks <= 17; ++nranks)
-    for (Collective collective : kCollectives)
-      for (size_t count : kCounts)
-        for (bool inPlace : {false, true}) {
-          PlanRequest request{collective, count, nranks, 0, inPlace, false};
-          std::vector<int> roots{0};
-          if (collective == Collective::Broadcast || collective == Collective::Reduce)
-            roots = {0, nranks / 2, nranks - 1};
-          for (int root : roots) {
-            request.root = root;
-            request.average = false;
-            verifyAll(request);
-            if (isReducing(collective)) {
-              request.average = true;
-              verifyAll(request);
+TEST(SingleIslandPlans, EveryAlgorithmCollectiveRankCountAndSizeVerifies) {
+  int verified = 0;
+  for (Algorithm algorithm : allAlgorithms())
+    for (int nranks = 1; nranks <= 17; ++nranks)
+      for (Collective collective : kCollectives) {
+        if (descriptorOf(algorithm).role == AlgorithmRole::IslandAware ||
+            !algorithmApplies(algorithm, collective, TopologyView::singleIsland(nranks), nullptr))
+          continue;
+        for (size_t count : kCounts)
+          for (bool inPlace : {false, true}) {
+            PlanRequest request{collective, count, nranks, 0, inPlace, false};
+            std::vector<int> roots{0};
+            if (collective == Collective::Broadcast || collective == Collective::Reduce)
+              roots = {0, nranks / 2, nranks - 1};
+            for (int root : roots) {
+              request.root = root;
+              request.average = false;
+              verifyAll(algorithm, request);
+              if (isReducing(collective)) {
+                request.average = true;
+                verifyAll(algorithm, request);
+              }
+              if (HasFatalFailure()) return;
+              ++verified;
             }
-            if (HasFatalFailure()) return;
           }
-        }
+      }
+  EXPECT_GT(verified, 3000);
 }
 
 // A ring all-reduce with its last all-gather step removed leaves one block stale on every
@@ -58,7 +70,7 @@ TEST(FlatPlans, EveryCollectiveRankCountAndSizeVerifies) {
 TEST(Verifier, RejectsAPlanMissingAStep) {
   PlanRequest request{Collective::AllReduce, 10, 4, 0, false, false};
   auto broken = [](const PlanRequest& r, int rank) {
-    RankPlan plan = buildRingAllReduce(r, rank);
+    RankPlan plan = buildFlatPlan(r, rank);
     plan.steps.pop_back();
     return plan;
   };
@@ -70,7 +82,7 @@ TEST(Verifier, RejectsAPlanMissingAStep) {
 TEST(Verifier, RejectsADoubleCountedContribution) {
   PlanRequest request{Collective::AllReduce, 12, 3, 0, false, false};
   auto broken = [](const PlanRequest& r, int rank) {
-    RankPlan plan = buildRingAllReduce(r, rank);
+    RankPlan plan = buildFlatPlan(r, rank);
     if (rank == 1) std::swap(plan.steps[0].ops[1].dst, plan.steps[1].ops[1].dst);
     return plan;
   };
@@ -81,7 +93,7 @@ TEST(Verifier, RejectsADoubleCountedContribution) {
 TEST(Verifier, RejectsADeadlock) {
   PlanRequest request{Collective::SendRecv, 4, 2, 0, false, false};
   auto broken = [](const PlanRequest& r, int rank) {
-    RankPlan plan = buildRingSendRecv(r, rank);
+    RankPlan plan = buildFlatPlan(r, rank);
     Step receive, send;
     for (const Op& op : plan.steps[0].ops) (op.kind == OpKind::Send ? send : receive).ops.push_back(op);
     plan.steps = {receive, send};
@@ -97,7 +109,7 @@ TEST(Verifier, RejectsAMissingDivisionForAverage) {
   auto broken = [](const PlanRequest& r, int rank) {
     PlanRequest sumOnly = r;
     sumOnly.average = false;
-    return buildRingAllReduce(sumOnly, rank);
+    return buildFlatPlan(sumOnly, rank);
   };
   EXPECT_FALSE(verifyPlan(request, broken).ok);
 }
@@ -107,7 +119,7 @@ TEST(Verifier, RejectsAMissingDivisionForAverage) {
 TEST(Verifier, RejectsACrossChunkDependency) {
   PlanRequest request{Collective::AlltoAll, 5, 3, 0, true, false};
   auto broken = [](const PlanRequest& r, int rank) {
-    RankPlan plan = buildDirectAlltoAll(r, rank);
+    RankPlan plan = buildFlatPlan(r, rank);
     Step wholeCopy;
     wholeCopy.ops.push_back(Op{OpKind::Copy, -1, Region{kInputBuffer, 0, 15}, Region{kScratchBuffer, 0, 15}});
     plan.steps[0] = wholeCopy;

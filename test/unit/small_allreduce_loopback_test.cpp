@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/tree_plans.h"
+#include "algorithms/recursive_doubling.h"
 #include "base/element.h"
 #include "device/host/host_reduce.h"
 #include "thread_ranks.h"
@@ -110,7 +110,7 @@ Status runSmallCase(const SmallCase& c, const std::vector<std::vector<float>>& i
     const int rank = context.rank;
     const size_t n = c.count, size = sizeof(float);
     PlanRequest request{Collective::AllReduce, n, c.nranks, 0, c.inPlace, c.op == ReduceOp::Avg};
-    const RankPlan plan = buildTreeAllReduce(request, rank);
+    const RankPlan plan = buildRecursiveDoublingAllReduce(request, rank);
     RankMemory memory(context);
     char *input = nullptr, *output = nullptr, *scratch = nullptr;
     HETCCL_TRY(memory.allocate(n * size, &input));

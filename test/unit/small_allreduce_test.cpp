@@ -9,7 +9,7 @@
 
 #include "algorithms/algorithm.h"
 #include "algorithms/cost_model.h"
-#include "algorithms/tree_plans.h"
+#include "algorithms/recursive_doubling.h"
 #include "algorithms/tuner.h"
 #include "algorithms/verifier.h"
 
@@ -37,7 +37,7 @@ TEST(SmallAllReduce, VerifiesForEveryRankCountInPlaceAverageAndChunking) {
           PlanRequest request{Collective::AllReduce, count, p, 0, inPlace, average};
           for (VerifyOptions mode :
                {VerifyOptions{0, false}, VerifyOptions{3, false}, VerifyOptions{3, true}, VerifyOptions{1, true}}) {
-            VerifyResult result = verifyPlan(request, buildTreeAllReduce, mode);
+            VerifyResult result = verifyPlan(request, buildRecursiveDoublingAllReduce, mode);
             ASSERT_TRUE(result.ok) << "nranks " << p << " count " << count << (inPlace ? " in-place" : "")
                                    << (average ? " avg" : "") << " chunk " << mode.chunkElements
                                    << (mode.reversePipelines ? " reversed" : "") << "\n"
@@ -57,7 +57,7 @@ TEST(SmallAllReduce, RoundsAreRecursiveDoublingWithTheFold) {
     PlanRequest request{Collective::AllReduce, n, p, 0, false, false};
     size_t longest = 0;
     for (int rank = 0; rank < p; ++rank) {
-      const RankPlan plan = buildTreeAllReduce(request, rank);
+      const RankPlan plan = buildRecursiveDoublingAllReduce(request, rank);
       SCOPED_TRACE(describePlan(plan));
       EXPECT_EQ(plan.algorithm, "small");
       longest = std::max(longest, plan.steps.size());
@@ -102,7 +102,7 @@ TEST(SmallAllReduce, RoundsAreRecursiveDoublingWithTheFold) {
 TEST(SmallAllReduce, TwoRanksInPlaceReceiveThenReduce) {
   PlanRequest request{Collective::AllReduce, 4, 2, 0, true, false};
   for (int rank = 0; rank < 2; ++rank) {
-    const RankPlan plan = buildTreeAllReduce(request, rank);
+    const RankPlan plan = buildRecursiveDoublingAllReduce(request, rank);
     SCOPED_TRACE(describePlan(plan));
     ASSERT_EQ(plan.steps.size(), 2u);
     EXPECT_EQ(plan.steps[0].ops[1].kind, OpKind::RecvCopy);
@@ -113,7 +113,7 @@ TEST(SmallAllReduce, TwoRanksInPlaceReceiveThenReduce) {
   }
   // Out of place it is one round.
   request.inPlace = false;
-  EXPECT_EQ(buildTreeAllReduce(request, 1).steps.size(), 1u);
+  EXPECT_EQ(buildRecursiveDoublingAllReduce(request, 1).steps.size(), 1u);
 }
 
 // Without the operand swap on the upper partners, every element holds the right
@@ -123,7 +123,7 @@ TEST(SmallAllReduce, VerifierRejectsPartnersReducingInTheirOwnOrder) {
     for (bool inPlace : {false, true}) {
       PlanRequest request{Collective::AllReduce, 5, p, 0, inPlace, false};
       auto ownOrder = [](const PlanRequest& r, int rank) {
-        RankPlan plan = buildTreeAllReduce(r, rank);
+        RankPlan plan = buildRecursiveDoublingAllReduce(r, rank);
         for (Step& step : plan.steps)
           for (Op& op : step.ops) op.receivedFirst = false;
         return plan;
@@ -131,7 +131,7 @@ TEST(SmallAllReduce, VerifierRejectsPartnersReducingInTheirOwnOrder) {
       VerifyResult result = verifyPlan(request, ownOrder);
       ASSERT_FALSE(result.ok) << p << " ranks";
       EXPECT_NE(result.error.find("another order"), std::string::npos) << result.error;
-      EXPECT_TRUE(verifyPlan(request, buildTreeAllReduce).ok);
+      EXPECT_TRUE(verifyPlan(request, buildRecursiveDoublingAllReduce).ok);
     }
   }
 }

@@ -27,9 +27,11 @@ TEST(VendorIslandPlans, AllReduceVerifiesForEveryLayoutAndDelegation) {
       for (const std::vector<bool>& delegation : delegationsFor(TopologyView::fromIslandIds(ids).islandCount())) {
         TopologyView topology = TopologyView::fromIslandIds(ids);
         topology.islandLibrary = delegation;
-        for (Algorithm algorithm : {Algorithm::Hierarchical, Algorithm::Torus, Algorithm::HierarchicalHalving,
-                                    Algorithm::HierarchicalTree, Algorithm::HierarchicalDoubleTree}) {
-          if (!algorithmApplies(algorithm, Collective::AllReduce, topology, nullptr)) continue;
+        // The island-aware algorithms of the table: the others do not hand steps to islands.
+        for (Algorithm algorithm : allAlgorithms()) {
+          if (descriptorOf(algorithm).role != AlgorithmRole::IslandAware ||
+              !algorithmApplies(algorithm, Collective::AllReduce, topology, nullptr))
+            continue;
           for (size_t count : {0, 1, 2, 5, 16, 37})
             for (bool inPlace : {false, true})
               for (bool average : {false, true}) {

@@ -1,32 +1,34 @@
-#include "algorithms/tree_plans.h"
+#include "algorithms/recursive_doubling.h"
 
 #include <algorithm>
 #include <vector>
 
 namespace hetccl {
 
-RankPlan buildTreeAllReduce(const PlanRequest& request, int rank) {
-  RankPlan plan = emptyPlan(request, rank, "small");
+namespace {
+
+template <typename W>
+void recursiveDoubling(W& w, const PlanRequest& request, int rank) {
+  w.name("small");
   const int p = request.nranks;
   const size_t n = request.count;
   const Region input{kInputBuffer, 0, n}, output{kOutputBuffer, 0, n};
   // Two scratch regions, for the partials in flight while the output still holds the input.
   const Region scratch[2] = {{kScratchBuffer, 0, n}, {kScratchBuffer, n, n}};
-  Step step;
   if (p == 1) {
-    if (!request.inPlace) addOp(step, Op{OpKind::Copy, -1, input, output});
-    pushIfAny(plan, step);
-    return plan;
+    if (!request.inPlace) w.add(Op{OpKind::Copy, -1, input, output});
+    w.endStep();
+    return;
   }
   int p2 = 1;  // the largest power of two <= p
   while (2 * p2 <= p) p2 *= 2;
   const int folded = p - p2;  // ranks p2.. hand their input to rank - p2 and wait for the result
   if (rank >= p2) {
-    addOp(step, Op{OpKind::Send, rank - p2, input, {}});
-    pushIfAny(plan, step);
-    addOp(step, Op{OpKind::RecvCopy, rank - p2, {}, output});
-    pushIfAny(plan, step);
-    return plan;
+    w.add(Op{OpKind::Send, rank - p2, input, {}});
+    w.endStep();
+    w.add(Op{OpKind::RecvCopy, rank - p2, {}, output});
+    w.endStep();
+    return;
   }
   const bool foldsIn = rank < folded;
   int rounds = 0;
@@ -53,8 +55,8 @@ RankPlan buildTreeAllReduce(const PlanRequest& request, int rank) {
     // output in place: the reduction reads each element before writing it).
     partial = into[0] == Output ? Scratch0 : Output;
     writes(partial);
-    addOp(step, Op{OpKind::RecvReduce, rank + p2, input, regionOf(partial)});  // mine (the lower rank's) first
-    pushIfAny(plan, step);
+    w.add(Op{OpKind::RecvReduce, rank + p2, input, regionOf(partial)});  // mine (the lower rank's) first
+    w.endStep();
   }
   // In place, the input is the output: a first round writing the output would overwrite what
   // it sends.  With more rounds it writes scratch[1] instead; a lone round receives into
@@ -75,37 +77,51 @@ RankPlan buildTreeAllReduce(const PlanRequest& request, int rank) {
     const int partner = rank ^ (1 << k);
     const bool upper = (rank >> k) & 1;  // the partner holds the lower block's partial
     const Region from = regionOf(partial);
-    addOp(step, Op{OpKind::Send, partner, from, {}});
+    w.add(Op{OpKind::Send, partner, from, {}});
     if (splitLoneRound) {
-      addOp(step, Op{OpKind::RecvCopy, partner, {}, scratch[0]});
-      pushIfAny(plan, step);
+      w.add(Op{OpKind::RecvCopy, partner, {}, scratch[0]});
+      w.endStep();
       Op reduce{OpKind::Reduce, -1, scratch[0], output};
       reduce.receivedFirst = upper;
-      addOp(step, reduce);
+      w.add(reduce);
       writes(Scratch0);
       into[k] = Output;
     } else {
       Op exchange{OpKind::RecvReduce, partner, from, regionOf(into[k])};
       exchange.receivedFirst = upper;
-      addOp(step, exchange);
+      w.add(exchange);
     }
-    pushIfAny(plan, step);
+    w.endStep();
     writes(into[k]);
     partial = into[k];
   }
-  plan.scratchCount = scratchRegions * n;
+  w.needScratch(scratchRegions * n);
 
   // Every rank that holds the result divides its own copy (same bits: the same division of
   // the same value), before handing it to the rank it folded in.
   if (request.average) {
-    addOp(step, Op{OpKind::Divide, -1, {}, output});
-    pushIfAny(plan, step);
+    w.add(Op{OpKind::Divide, -1, {}, output});
+    w.endStep();
   }
   if (foldsIn) {
-    addOp(step, Op{OpKind::Send, rank + p2, output, {}});
-    pushIfAny(plan, step);
+    w.add(Op{OpKind::Send, rank + p2, output, {}});
+    w.endStep();
   }
-  return plan;
+}
+
+struct RecursiveDoublingWrite {
+  template <typename W>
+  void operator()(W& w, const PlanRequest& request, const TopologyView&, int rank) const {
+    recursiveDoubling(w, request, rank);
+  }
+};
+
+}  // namespace
+
+extern const AlgorithmWriter kSmallWriter = writerOf<RecursiveDoublingWrite>();
+
+RankPlan buildRecursiveDoublingAllReduce(const PlanRequest& request, int rank) {
+  return planOf<RecursiveDoublingWrite>(request, rank);
 }
 
 }  // namespace hetccl

@@ -8,10 +8,12 @@
 // floating-point sums, and for max/min, whose result on two NaNs depends on operand order.
 #pragma once
 
-#include "algorithms/plan.h"
+#include "algorithms/algorithm_writer.h"
 
 namespace hetccl {
 
-RankPlan buildTreeAllReduce(const PlanRequest& request, int rank);
+// Row "small" (algorithm_list.h).
+extern const AlgorithmWriter kSmallWriter;
+RankPlan buildRecursiveDoublingAllReduce(const PlanRequest& request, int rank);
 
 }  // namespace hetccl
