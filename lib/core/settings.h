@@ -49,7 +49,7 @@ struct Settings {
   // Testing knob: split messages above this many bytes (as the transport does above INT_MAX).
   size_t maxMessageBytes = size_t{1} << 30;
   ProgressMode progress = ProgressMode::Auto;
-  // Collectives up to this size may run on the calling thread (core/inline_path.h); 0: never.
+  // Collectives up to this size may run on the calling thread (the inline path, dispatch.h); 0: never.
   size_t inlineBytes = size_t{64} << 10;
   int queueDepth = 1024;
   // An operation that makes no progress for this long fails (HETCCL_TIMEOUT); 0: never.
