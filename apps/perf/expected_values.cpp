@@ -14,7 +14,7 @@ uint64_t floatBits(float f) { return bitCast<uint32_t>(f); }
 uint64_t doubleBits(double d) { return bitCast<uint64_t>(d); }
 
 uint64_t typeMask(DataType type) {
-  const size_t bytes = dataTypeSize(type);
+  const size_t bytes = hetccl::elementSize(type);
   return bytes >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * bytes)) - 1;
 }
 
@@ -239,12 +239,12 @@ uint64_t loadElement(const void* base, size_t index, size_t elementSize) {
 }
 
 void fillInput(const PatternSpec& spec, int rank, size_t elements, void* dst) {
-  const size_t size = dataTypeSize(spec.type);
+  const size_t size = hetccl::elementSize(spec.type);
   for (size_t i = 0; i < elements; ++i) storeElement(dst, i, size, inputBits(spec, rank, i));
 }
 
 void fillExpected(const PatternSpec& spec, int rank, size_t count, size_t elements, void* dst) {
-  const size_t size = dataTypeSize(spec.type);
+  const size_t size = hetccl::elementSize(spec.type);
   for (size_t i = 0; i < elements; ++i) storeElement(dst, i, size, expectedBits(spec, rank, count, i));
 }
 

@@ -20,7 +20,7 @@ struct PatternSpec {
   int root = 0;
 };
 
-// Bits (in the low dataTypeSize bytes) of element `index` of `rank`'s input: its send buffer
+// Bits (in the low hetccl::elementSize bytes) of element `index` of `rank`'s input: its send buffer
 // out of place, the send region of the shared buffer in place.
 uint64_t inputBits(const PatternSpec& spec, int rank, size_t index);
 

@@ -99,7 +99,7 @@ void HetcclBench::call(const PatternSpec& spec, const CollectiveShape& shape, co
 }
 
 void HetcclBench::loadInputs(const PatternSpec& spec, const CollectiveShape& shape, bool inPlace) {
-  const size_t es = dataTypeSize(spec.type);
+  const size_t es = hetccl::elementSize(spec.type);
   const size_t outElements = shape.recvElements;
   unsigned char* host = hostInput_.data();
   if (check_) fillExpected(spec, ctx_.rank, shape.count, outElements, hostExpected_.data());
@@ -128,7 +128,7 @@ size_t HetcclBench::checkOnce(const PatternSpec& spec, const CollectiveShape& sh
 
 size_t HetcclBench::countWrongOutputs(const PatternSpec& spec, const CollectiveShape& shape,
                                       const CallBuffers& buffers) {
-  const size_t es = dataTypeSize(spec.type);
+  const size_t es = hetccl::elementSize(spec.type);
   if (!rankHasOutput(spec, ctx_.rank)) return 0;
   fromDevice(hostOutput_.data(), buffers.recv, shape.recvElements * es);
   return countMismatches(hostOutput_.data(), hostExpected_.data(), shape.recvElements, es);
@@ -157,7 +157,7 @@ double HetcclBench::timeCallsUs(const PatternSpec& spec, const CollectiveShape& 
 Measurement HetcclBench::measure(hetcclComm_t comm, const PatternSpec& spec, const CollectiveShape& shape,
                                  bool inPlace) {
   ctx_.comm = comm;
-  const CallBuffers buffers = buffersFor(shape, dataTypeSize(spec.type), inPlace);
+  const CallBuffers buffers = buffersFor(shape, hetccl::elementSize(spec.type), inPlace);
   // Inputs are loaded even without the check: the timed calls then reduce real small values,
   // never leftover garbage (a NaN or denormal can make a host reduction many times slower).
   loadInputs(spec, shape, inPlace);
@@ -173,7 +173,7 @@ Measurement HetcclBench::measure(hetcclComm_t comm, const PatternSpec& spec, con
 OverlapMeasurement HetcclBench::measureOverlap(hetcclComm_t comm, const PatternSpec& spec,
                                                const CollectiveShape& shape) {
   ctx_.comm = comm;
-  const CallBuffers buffers = buffersFor(shape, dataTypeSize(spec.type), /*inPlace=*/false);
+  const CallBuffers buffers = buffersFor(shape, hetccl::elementSize(spec.type), /*inPlace=*/false);
   loadInputs(spec, shape, /*inPlace=*/false);
   size_t localWrong = check_ ? checkOnce(spec, shape, buffers) : 0;
   warmUp(spec, shape, buffers);

@@ -61,9 +61,9 @@ size_t bufferCapacity(const PerfOptions& o, const std::vector<size_t>& sizes, in
   size_t capacity = 0;
   for (DataType t : o.types)
     for (size_t bytes : sizes) {
-      CollectiveShape s = collectiveShape(o.collective, bytes, dataTypeSize(t), nranks, 0);
+      CollectiveShape s = collectiveShape(o.collective, bytes, hetccl::elementSize(t), nranks, 0);
       size_t elements = std::max({s.sendElements, s.recvElements, s.inPlaceElements});
-      capacity = std::max(capacity, elements * dataTypeSize(t));
+      capacity = std::max(capacity, elements * hetccl::elementSize(t));
     }
   return capacity;
 }
@@ -132,7 +132,7 @@ std::vector<ResultRow> runSweep(const PerfOptions& o, const CallContext& ctx, co
         spec.nranks = ctx.nranks;
         spec.root = o.root;
         const CollectiveShape shape =
-            collectiveShape(o.collective, requested, dataTypeSize(type), ctx.nranks, ctx.rank);
+            collectiveShape(o.collective, requested, hetccl::elementSize(type), ctx.nranks, ctx.rank);
         // MPI's time does not depend on hetccl's algorithm: measured once, shown on each row.
         BaselineMeasurement mpiTime;
         if (baseline) mpiTime = baseline->measure(spec, shape, o.warmupIters, o.iters);

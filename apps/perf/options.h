@@ -35,7 +35,7 @@ struct PerfOptions {
   // with the library's own setting (HETCCL_ALGO, else auto).
   std::vector<std::string> algorithms;
   // --overlap: instead of nccl-tests' table, how much of the collective hides behind host
-  // work on the calling thread (overlap_bench.h); out of place only.
+  // work on the calling thread (hetccl_bench.h, host_work.h); out of place only.
   bool overlap = false;
 };
 

@@ -21,14 +21,13 @@ constexpr CollectiveEntry kCollectives[] = {
 struct TypeEntry {
   DataType type;
   const char* name;
-  size_t size;
 };
 // nccl-tests' "-d all" order.
 constexpr TypeEntry kTypes[] = {
-    {DataType::Int8, "int8", 1},         {DataType::Uint8, "uint8", 1},   {DataType::Int32, "int32", 4},
-    {DataType::Uint32, "uint32", 4},     {DataType::Int64, "int64", 8},   {DataType::Uint64, "uint64", 8},
-    {DataType::Float16, "half", 2},      {DataType::Float32, "float", 4}, {DataType::Float64, "double", 8},
-    {DataType::Bfloat16, "bfloat16", 2},
+    {DataType::Int8, "int8"},         {DataType::Uint8, "uint8"},   {DataType::Int32, "int32"},
+    {DataType::Uint32, "uint32"},     {DataType::Int64, "int64"},   {DataType::Uint64, "uint64"},
+    {DataType::Float16, "half"},      {DataType::Float32, "float"}, {DataType::Float64, "double"},
+    {DataType::Bfloat16, "bfloat16"},
 };
 
 struct TypeAlias {
@@ -76,12 +75,6 @@ const char* dataTypeName(DataType t) {
   for (const auto& e : kTypes)
     if (e.type == t) return e.name;
   return "?";
-}
-
-size_t dataTypeSize(DataType t) {
-  for (const auto& e : kTypes)
-    if (e.type == t) return e.size;
-  return 0;
 }
 
 bool dataTypeIsInteger(DataType t) {

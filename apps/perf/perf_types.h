@@ -27,8 +27,7 @@ bool collectiveReduces(Collective c);
 // True for broadcast and reduce, the rows that print a root.
 bool collectiveHasRoot(Collective c);
 
-const char* dataTypeName(DataType t);
-size_t dataTypeSize(DataType t);
+const char* dataTypeName(DataType t);  // its size: hetccl::elementSize (lib/base/element.h)
 bool dataTypeIsInteger(DataType t);
 bool dataTypeIsSigned(DataType t);  // floating-point types count as signed
 // Accepts the nccl-tests names (int8 ... bfloat16) and a few common aliases.

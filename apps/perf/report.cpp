@@ -1,76 +1,36 @@
 #include "perf/report.h"
 
-#include <algorithm>
-#include <cmath>
-
 #include "common/json_document.h"
 #include "common/text_format.h"
 #include "perf/collective_shape.h"
+#include "perf/table_text.h"
 
 namespace hetccl_perf {
 
 namespace {
 
 using hetccl_apps::format;
+using hetccl_apps::Json;
 
-// Column widths of nccl-tests' table; the header lines use the same formats as the rows so
-// they stay aligned by construction.
-constexpr const char* kKeyColumns = "%12s  %12s  %8s  %6s  %6s";
+// nccl-tests' measurement group (time, algbw, busbw, #wrong), once out of place and once in
+// place; the MPI baseline's group after the algorithm columns.
 constexpr const char* kMeasurementColumns = "  %7s  %6s  %6s  %5s";
 // The names line gives "#wrong" one more character, as nccl-tests' header does.
 constexpr const char* kMeasurementNames = "  %7s  %6s  %6s %6s";
 constexpr const char* kBaselineColumns = "  %7s  %6s  %6s";
-// "request" (the --algo entry, only with --algo) and "algo" (what ran): "native" is the
-// longest name.
-constexpr const char* kRequestColumn = "  %7s";
-constexpr const char* kAlgorithmColumn = "  %6s";
-constexpr int kKeyWidth = 52;
 constexpr int kMeasurementWidth = 32;
 constexpr int kBaselineWidth = 25;
-constexpr int kRequestWidth = 9;
-constexpr int kAlgorithmWidth = 8;
-// --overlap's columns instead of the out-of-place and in-place groups: coll(a) host(b)
-// both(c) call(r) in us, overlap and r/a in %, #wrong.
-constexpr const char* kOverlapColumns = "  %7s  %7s  %7s  %7s  %7s  %6s  %6s";
-constexpr int kOverlapWidth = 62;
-
-std::string centered(const std::string& text, int width) {
-  int left = (width - static_cast<int>(text.size())) / 2;
-  if (left < 0) left = 0;
-  std::string s(static_cast<size_t>(left), ' ');
-  s += text;
-  if (static_cast<int>(s.size()) < width) s.append(static_cast<size_t>(width) - s.size(), ' ');
-  return s;
-}
-
-std::string rstrip(std::string s) {
-  while (!s.empty() && s.back() == ' ') s.pop_back();
-  return s;
-}
-
-// Fewer decimals as times grow, so the column keeps its width (as nccl-tests does).
-std::string formatTime(double us) {
-  if (us >= 10000.0) return format("%7.0f", us);
-  if (us >= 100.0) return format("%7.1f", us);
-  return format("%7.2f", us);
-}
-
-std::string formatWrong(int64_t wrong) { return wrong < 0 ? "N/A" : format("%lld", static_cast<long long>(wrong)); }
 
 std::string measurementColumns(const Measurement& m) {
   return format(kMeasurementColumns, formatTime(m.timeUs).c_str(), format("%6.2f", m.algbw).c_str(),
                 format("%6.2f", m.busbw).c_str(), formatWrong(m.wrong).c_str());
 }
 
-// Two decimals below 10 % (a call that returns in 0.05 % of the collective's time), one above.
-std::string formatPercent(double percent) {
-  return std::abs(percent) < 10.0 ? format("%.2f", percent) : format("%.1f", percent);
-}
-
-std::string overlapColumns(const OverlapMeasurement& m) {
-  return format(kOverlapColumns, formatTime(m.collectiveUs).c_str(), formatTime(m.hostUs).c_str(),
-                formatTime(m.bothUs).c_str(), formatTime(m.returnUs).c_str(), formatPercent(m.overlapPercent).c_str(),
-                formatPercent(m.returnPercent).c_str(), formatWrong(m.collective.wrong).c_str());
+Json measurementJson(const Measurement& m) {
+  return Json{{"time_us", measured(m.timeUs)},
+              {"algbw", measured(m.algbw)},
+              {"busbw", measured(m.busbw)},
+              {"wrong", m.wrong < 0 ? Json(nullptr) : Json(m.wrong)}};
 }
 
 std::string joinTypes(const std::vector<DataType>& types) {
@@ -89,26 +49,6 @@ std::string joinWords(const std::vector<std::string>& words) {
   std::string s;
   for (const std::string& w : words) s += (s.empty() ? "" : " ") + w;
   return s;
-}
-
-bool withRequestColumn(const PerfOptions& o) { return !o.algorithms.empty(); }
-
-std::string algorithmColumns(const PerfOptions& o, const std::string& request, const std::string& algorithm) {
-  std::string s;
-  if (withRequestColumn(o)) s += format(kRequestColumn, request.c_str());
-  return s + format(kAlgorithmColumn, algorithm.c_str());
-}
-
-// Measured numbers in the JSON keep nine significant digits, as the table's own precision
-// is far below that.
-using hetccl_apps::Json;
-double measured(double value) { return hetccl_apps::significant(value, 9); }
-
-Json measurementJson(const Measurement& m) {
-  return Json{{"time_us", measured(m.timeUs)},
-              {"algbw", measured(m.algbw)},
-              {"busbw", measured(m.busbw)},
-              {"wrong", m.wrong < 0 ? Json(nullptr) : Json(m.wrong)}};
 }
 
 // The footer's mean per --algo entry, so algorithms run side by side get one number each;
@@ -141,86 +81,7 @@ std::string footerByAlgorithm(const Footer& f) {
   return line + "\n";
 }
 
-// --overlap's legend: what each column is and how overlap is computed.
-std::string overlapLegend(const ReportSettings& s) {
-  std::string h =
-      "#  overlap mode, out of place: per size, -n iterations of (a), (b) and (c) in turn, each timed\n"
-      "#    on its own after a barrier; per iteration the slowest rank, then the median (us)\n"
-      "#    coll(a): the collective alone: call + hetcclStreamSynchronize\n"
-      "#    host(b): host work alone: a floating-point loop on the calling thread, its iteration count\n"
-      "#             calibrated per size so that b ~ a (the largest count over ranks: same work on each)\n"
-      "#    both(c): call, the same host work, then hetcclStreamSynchronize\n"
-      "#    call(r): how long the call took to return, in (c)\n"
-      "#    overlap = (a + b - c) / min(a, b) x 100: 100 the shorter hides entirely behind the longer,\n"
-      "#              0 they run one after the other; r/a = r / a x 100\n";
-  h += format("#    algbw = size / a (1 GB = 1e9 B), busbw = algbw x %s (JSON and footer); #wrong: checked\n",
-              busBandwidthFormula(s.options.collective));
-  h += "#    bit-exactly after a plain call and after an overlapped one\n";
-  if (!s.progressNote.empty()) h += "#  progress: " + s.progressNote + "\n";
-  return h;
-}
-
-std::string overlapColumnHeader(const PerfOptions& o) {
-  std::string h;
-  std::string groups = "#" + std::string(kKeyWidth - 1, ' ') + centered("out-of-place, medians", kOverlapWidth);
-  h += rstrip(groups) + "\n";
-  h += "#" + format(kKeyColumns, "size", "count", "type", "redop", "root").substr(1) +
-       format(kOverlapColumns, "coll(a)", "host(b)", "both(c)", "call(r)", "overlap", "r/a", "#wrong") +
-       algorithmColumns(o, "request", "algo") + "\n";
-  std::string units = "#" + format(kKeyColumns, "(B)", "(elements)", "", "", "").substr(1) +
-                      format(kOverlapColumns, "(us)", "(us)", "(us)", "(us)", "(%)", "(%)", "") +
-                      algorithmColumns(o, "", "");
-  return h + rstrip(units) + "\n";
-}
-
-Json overlapJson(const OverlapMeasurement& m) {
-  return Json{{"coll_us", measured(m.collectiveUs)},
-              {"host_us", measured(m.hostUs)},
-              {"both_us", measured(m.bothUs)},
-              {"return_us", measured(m.returnUs)},
-              {"overlap_percent", measured(m.overlapPercent)},
-              {"return_percent", measured(m.returnPercent)},
-              {"host_iterations", m.hostIterations},
-              {"wrong", m.collective.wrong < 0 ? Json(nullptr) : Json(m.collective.wrong)}};
-}
-
 }  // namespace
-
-Measurement makeMeasurement(double timeUs, size_t bytes, double busFactor, int64_t wrong) {
-  Measurement m;
-  m.timeUs = timeUs;
-  // bytes / (us * 1e-6) / 1e9 == bytes / us / 1e3.
-  m.algbw = timeUs > 0 ? static_cast<double>(bytes) / timeUs / 1.0e3 : 0.0;
-  m.busbw = m.algbw * busFactor;
-  m.wrong = wrong;
-  return m;
-}
-
-OverlapMeasurement makeOverlapMeasurement(double collectiveUs, double hostUs, double bothUs, double returnUs,
-                                          uint64_t hostIterations, size_t bytes, double busFactor, int64_t wrong) {
-  OverlapMeasurement m;
-  m.collectiveUs = collectiveUs;
-  m.hostUs = hostUs;
-  m.bothUs = bothUs;
-  m.returnUs = returnUs;
-  // All of the shorter one hidden behind the longer: c = max(a, b), so a + b - c = min(a, b).
-  const double shorter = std::min(collectiveUs, hostUs);
-  m.overlapPercent = shorter > 0 ? (collectiveUs + hostUs - bothUs) / shorter * 100.0 : 0.0;
-  m.returnPercent = collectiveUs > 0 ? returnUs / collectiveUs * 100.0 : 0.0;
-  m.hostIterations = hostIterations;
-  m.collective = makeMeasurement(collectiveUs, bytes, busFactor, wrong);
-  return m;
-}
-
-double medianOf(std::vector<double> values) {
-  if (values.empty()) return 0;
-  const size_t middle = values.size() / 2;
-  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(middle), values.end());
-  const double upper = values[middle];
-  if (values.size() % 2 == 1) return upper;
-  const double lower = *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(middle));
-  return (lower + upper) / 2.0;
-}
 
 double ratioVersusMpi(const ResultRow& row) {
   if (!row.baseline.measured || row.baseline.busbw <= 0) return 0;
@@ -240,7 +101,7 @@ std::string formatHeader(const ReportSettings& s) {
   if (collectiveHasRoot(o.collective)) h += format("  root: %d", o.root);
   h += "\n";
   if (o.overlap) {
-    h += overlapLegend(s);
+    h += overlapLegend(o, s.progressNote);
   } else {
     h += format(
         "#  time: mean per iteration (us), maximum over ranks; algbw = size / time "
@@ -265,15 +126,13 @@ std::string formatHeader(const ReportSettings& s) {
   if (o.mpiBaseline) groups += centered("MPI (out-of-place)", kBaselineWidth);
   h += rstrip(groups) + "\n";
 
-  std::string names = "#" + format(kKeyColumns, "size", "count", "type", "redop", "root").substr(1) +
-                      format(kMeasurementNames, "time", "algbw", "busbw", "#wrong") +
+  std::string names = keyColumnNames() + format(kMeasurementNames, "time", "algbw", "busbw", "#wrong") +
                       format(kMeasurementNames, "time", "algbw", "busbw", "#wrong") +
                       algorithmColumns(o, "request", "algo");
   if (o.mpiBaseline) names += format(kBaselineColumns, "time", "busbw", "vsMPI");
   h += names + "\n";
 
-  std::string units = "#" + format(kKeyColumns, "(B)", "(elements)", "", "", "").substr(1) +
-                      format(kMeasurementColumns, "(us)", "(GB/s)", "(GB/s)", "") +
+  std::string units = keyColumnUnits() + format(kMeasurementColumns, "(us)", "(GB/s)", "(GB/s)", "") +
                       format(kMeasurementColumns, "(us)", "(GB/s)", "(GB/s)", "") + algorithmColumns(o, "", "");
   if (o.mpiBaseline) units += format(kBaselineColumns, "(us)", "(GB/s)", "");
   h += rstrip(units) + "\n";

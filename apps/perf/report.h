@@ -1,7 +1,8 @@
 // What hetccl-perf prints: nccl-tests' table (so people's scripts and eyes read it as they
 // read nccl-tests'), then hetccl's own columns (the algorithm used, the --algo entry, the MPI
 // baseline) after nccl-tests' so that column positions scripts rely on stay put; the footer,
-// and the same content as JSON.
+// and the same content as JSON.  --overlap's columns are its own (overlap_report.h); the
+// shared layout pieces are table_text.h.
 // Everything returns strings so the unit tests check the format without running anything.
 #pragma once
 
@@ -10,46 +11,12 @@
 #include <string>
 #include <vector>
 
+#include "perf/measurement.h"
 #include "perf/options.h"
+#include "perf/overlap_report.h"
 #include "perf/perf_types.h"
 
 namespace hetccl_perf {
-
-struct Measurement {
-  double timeUs = 0;   // mean per iteration, maximum over ranks
-  double algbw = 0;    // GB/s, 1 GB = 1e9 B
-  double busbw = 0;    // GB/s
-  int64_t wrong = -1;  // mismatching elements summed over ranks; < 0: not checked
-};
-
-// algbw = bytes / time; busbw = algbw x factor.  A zero time gives zero bandwidth.
-Measurement makeMeasurement(double timeUs, size_t bytes, double busFactor, int64_t wrong);
-
-struct BaselineMeasurement {
-  bool measured = false;  // false: the MPI call could not express this row (count > INT_MAX)
-  double timeUs = 0;
-  double busbw = 0;
-};
-
-// One row of --overlap (out of place): each figure the median over the timed iterations of the
-// slowest rank's time in that iteration.
-struct OverlapMeasurement {
-  double collectiveUs = 0;      // (a) the collective alone: call + hetcclStreamSynchronize
-  double hostUs = 0;            // (b) the host work alone
-  double bothUs = 0;            // (c) call, the same host work, then hetcclStreamSynchronize
-  double returnUs = 0;          // (r) how long the call took to return, in (c)
-  double overlapPercent = 0;    // (a + b - c) / min(a, b) x 100; 0 when min(a, b) is 0
-  double returnPercent = 0;     // r / a x 100; 0 when a is 0
-  uint64_t hostIterations = 0;  // the host work's loop count, the same on every rank
-  Measurement collective;       // (a) as a Measurement: bandwidths, and `wrong` for the row
-};
-
-// The derived figures from the four medians; `collective` from (a) with `wrong`.
-OverlapMeasurement makeOverlapMeasurement(double collectiveUs, double hostUs, double bothUs, double returnUs,
-                                          uint64_t hostIterations, size_t bytes, double busFactor, int64_t wrong);
-
-// The median (the mean of the middle two for an even count); 0 for none.
-double medianOf(std::vector<double> values);
 
 struct ResultRow {
   Collective collective = Collective::AllReduce;

@@ -65,7 +65,7 @@ std::string applyFlag(const Argument& a, SimOptions& o) {
       if (!hetccl_perf::parseDataType(a.value, &type))
         return hetccl_apps::invalidValue(a, "a type hetccl-perf's -d takes");
       o.typeName = hetccl_perf::dataTypeName(type);
-      o.elementSize = hetccl_perf::dataTypeSize(type);
+      o.elementSize = hetccl::elementSize(type);
       return "";
     }
     case kChunk: return hetccl_apps::readByteSize(a, 1, &o.chunkBytes);

@@ -58,6 +58,20 @@ struct Op {
   bool receivedFirst = false;
 };
 
+// A reduction's two operands in the order it combines them, op(first, second): `held` is what
+// the rank had (Reduce: dst; RecvReduce: src), `arrived` what came from the partner (Reduce:
+// src, which an earlier step received; RecvReduce: the received data).  The executor and the
+// verifier both take the order from here, so that what runs is what was proved.
+template <typename T>
+struct ReductionOperands {
+  T first;
+  T second;
+};
+template <typename T>
+ReductionOperands<T> reductionOperands(const Op& op, T held, T arrived) {
+  return op.receivedFirst ? ReductionOperands<T>{arrived, held} : ReductionOperands<T>{held, arrived};
+}
+
 // All operations of a step start together; the step ends when all have completed.  A later
 // step sees every effect of an earlier one.  Operations of one step must not write a region
 // that another operation of the same step reads or writes (the verifier checks this).

@@ -387,7 +387,8 @@ class Simulation {
           Symbol* dst = cellIn(m, op.dst.buffer, op.dst.offset + e);
           const Symbol* src = cellIn(m, op.src.buffer, op.src.offset + e);
           if (dst->garbage || src->garbage) return failAt(rank, "reduces an element that was never written");
-          *dst = op.receivedFirst ? combine(*src, *dst) : combine(*dst, *src);
+          const auto operands = reductionOperands<const Symbol*>(op, dst, src);
+          *dst = combine(*operands.first, *operands.second);
         }
       } else if (op.kind == OpKind::Divide) {
         for (size_t e = 0; e < op.dst.count; ++e) divide(*cellIn(m, op.dst.buffer, op.dst.offset + e));
@@ -419,7 +420,8 @@ class Simulation {
         if (op.kind == OpKind::RecvReduce) {
           Symbol local = *cellIn(m, op.src.buffer, op.src.offset + e);
           if (local.garbage) return failAt(rank, "reduces an element that was never written");
-          value = op.receivedFirst ? combine(value, local) : combine(local, value);
+          const auto operands = reductionOperands<const Symbol*>(op, &local, &value);
+          value = combine(*operands.first, *operands.second);
         }
         *cellIn(m, op.dst.buffer, op.dst.offset + e) = std::move(value);
       }

@@ -37,11 +37,6 @@ void waitUntilReleased(hetcclComm* comm) {
   while (comm->holders.load(std::memory_order_acquire) > 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
 }
 
-bool isLiveCommunicator(const hetcclComm* comm) {
-  std::lock_guard<std::mutex> guard(registryLock);
-  return registry().count(comm) != 0;
-}
-
 Status CommunicatorHold::acquire(hetcclComm* comm, bool exclusive) {
   release();
   if (comm == nullptr) return HETCCL_STATUS(Code::InvalidArgument, "comm is NULL");

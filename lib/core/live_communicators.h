@@ -18,8 +18,6 @@ void registerCommunicator(hetcclComm* comm);
 bool unregisterCommunicator(hetcclComm* comm);
 // Waits until no call holds an unregistered communicator.
 void waitUntilReleased(hetcclComm* comm);
-// True while `comm` is a communicator created and not yet destroyed in this process.
-bool isLiveCommunicator(const hetcclComm* comm);
 
 // One API call's hold on a communicator, released when the hold goes.
 class CommunicatorHold {

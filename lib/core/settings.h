@@ -49,7 +49,7 @@ struct SettingValues {
   int pipelineDepth{};                 // HETCCL_PIPELINE_DEPTH
   IslandLibraryChoice islandLibrary;   // HETCCL_ISLAND_LIBRARY
   StagingMode staging{};               // HETCCL_STAGING
-  GpuAwareMpiOverride gpuAwareMpi{};   // HETCCL_GPU_AWARE_MPI; Detect: ask MPI (core/connection.cpp)
+  GpuAwareMpiOverride gpuAwareMpi{};   // HETCCL_GPU_AWARE_MPI; Detect: ask the bootstrap (core/bootstrap_mpi.cpp)
   IslandScope islandScope{};           // HETCCL_ISLAND_SCOPE
   bool linkProbe{};                    // HETCCL_LINK_PROBE
   std::string emulateVendors;          // HETCCL_EMULATE_VENDORS
@@ -58,7 +58,7 @@ struct SettingValues {
   // Testing knob: split messages above this many bytes (as the transport does above INT_MAX).
   size_t maxMessageBytes{};  // HETCCL_TRANSPORT_MAX_MESSAGE_BYTES
   ProgressMode progress{};   // HETCCL_PROGRESS
-  // Collectives up to this size may run on the calling thread (core/dispatch.cpp); 0: never.
+  // Collectives up to this size may run on the calling thread (the inline path, dispatch.h); 0: never.
   size_t inlineBytes{};  // HETCCL_INLINE_BYTES
   int queueDepth{};      // HETCCL_QUEUE_DEPTH
   // An operation that makes no progress for this long fails; 0: never.

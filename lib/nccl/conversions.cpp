@@ -40,20 +40,4 @@ ncclResult_t toHetcclOp(const char* function, ncclRedOp_t op, hetcclRedOp_t* out
               value);
 }
 
-size_t elementBytes(hetcclDataType_t type) {
-  switch (type) {
-    case hetcclInt8:
-    case hetcclUint8: return 1;
-    case hetcclFloat16:
-    case hetcclBfloat16: return 2;
-    case hetcclInt32:
-    case hetcclUint32:
-    case hetcclFloat32: return 4;
-    case hetcclInt64:
-    case hetcclUint64:
-    case hetcclFloat64: return 8;
-    default: return 0;
-  }
-}
-
 }  // namespace hetccl_nccl

@@ -2,23 +2,14 @@
 #include "nccl/mpi_bootstrap.h"
 
 #include <cstdlib>
-#include <mutex>
+#include <string>
 
+#include "client/mpi_startup.h"
 #include "nccl/shim_support.h"
 #include "nccl/unique_id.h"
 
 namespace hetccl_nccl {
 namespace {
-
-// Registered only when the drop-in initialised MPI itself.  Runs after main returns, before the
-// handlers registered earlier (the application's); communicators the program did not destroy
-// hold duplicated MPI communicators, which MPI_Finalize releases.
-void finalizeOwnMpi() {
-  int initialized = 0, finalized = 0;
-  MPI_Initialized(&initialized);
-  MPI_Finalized(&finalized);
-  if (initialized && !finalized) MPI_Finalize();
-}
 
 const char* mpiErrorText(int code, char (&buffer)[MPI_MAX_ERROR_STRING]) {
   int length = 0;
@@ -29,24 +20,20 @@ const char* mpiErrorText(int code, char (&buffer)[MPI_MAX_ERROR_STRING]) {
 }  // namespace
 
 ncclResult_t ensureMpiInitialised(const char* function) {
-  // Two threads creating their first communicators at once must not both initialise MPI.
-  static std::mutex initialisation;
-  std::lock_guard<std::mutex> lock(initialisation);
-  int initialized = 0, finalized = 0;
-  MPI_Initialized(&initialized);
-  MPI_Finalized(&finalized);
-  if (finalized) return fail(ncclInvalidUsage, function, "MPI has already been finalised; hetccl runs over MPI");
-  if (initialized) return ncclSuccess;
-  // NCCL programs may call from several threads; the level MPI grants is good enough for
-  // hetccl either way (it calls MPI only from the thread that called it).
-  int provided = MPI_THREAD_SINGLE;
-  int code = MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided);
-  if (code != MPI_SUCCESS) {
-    char text[MPI_MAX_ERROR_STRING];
-    return fail(ncclSystemError, function, "MPI_Init_thread failed: %s", mpiErrorText(code, text));
+  std::string why;
+  const hetccl_client::MpiStartup startup = hetccl_client::startMpiIfNeeded(&why);
+  switch (startup) {
+    case hetccl_client::MpiStartup::AlreadyRunning: return ncclSuccess;
+    case hetccl_client::MpiStartup::StartedNow:
+      // Runs after main returns, before the handlers registered earlier (the application's);
+      // communicators the program did not destroy hold duplicated MPI communicators, which
+      // MPI_Finalize releases.
+      std::atexit(hetccl_client::finalizeMpiIfStartedHere);
+      return ncclSuccess;
+    case hetccl_client::MpiStartup::AlreadyFinalised: return fail(ncclInvalidUsage, function, "%s", why.c_str());
+    case hetccl_client::MpiStartup::InitFailed: break;
   }
-  std::atexit(finalizeOwnMpi);
-  return ncclSuccess;
+  return fail(ncclSystemError, function, "%s", why.c_str());
 }
 
 ncclResult_t splitWorldByToken(const char* function, uint64_t token, int nranks, int rank, MPI_Comm* out) {

@@ -4,6 +4,7 @@
 // unique id); others never touch MPI.  The drop-in therefore initialises MPI only when nobody
 // has, and then finalises it at process exit (an atexit hook), never earlier: MPI cannot be
 // initialised twice, and a program may destroy its last communicator and create another.
+// The start-up itself is the clients' shared one (client/mpi_startup.h).
 #pragma once
 
 #include <cstdint>

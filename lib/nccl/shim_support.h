@@ -28,8 +28,6 @@ ncclResult_t toNcclResult(hetcclResult_t result);
 // range) and returns ncclInvalidArgument.  `function` names the API call for the message.
 ncclResult_t toHetcclType(const char* function, ncclDataType_t type, hetcclDataType_t* out);
 ncclResult_t toHetcclOp(const char* function, ncclRedOp_t op, hetcclRedOp_t* out);
-// Bytes per element of a type toHetcclType accepted.
-size_t elementBytes(hetcclDataType_t type);
 
 // A failure detected by the shim itself: records "function: message" as this thread's last
 // error and returns `code`.

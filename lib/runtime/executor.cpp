@@ -169,11 +169,13 @@ Status Executor::startStep(Slot& slot, const RankPlan& plan) {
         HETCCL_TRY(device_.copyAsync(address(op.dst), address(op.src), bytes, stream_));
         slot.deviceWorkEnqueued = true;
         break;
-      case OpKind::Reduce:
-        HETCCL_TRY(device_.reduceAsync(address(op.dst), address(op.receivedFirst ? op.src : op.dst),
-                                       address(op.receivedFirst ? op.dst : op.src), op.dst.count, type_, op_, stream_));
+      case OpKind::Reduce: {
+        const auto operands = reductionOperands<const char*>(op, address(op.dst), address(op.src));
+        HETCCL_TRY(
+            device_.reduceAsync(address(op.dst), operands.first, operands.second, op.dst.count, type_, op_, stream_));
         slot.deviceWorkEnqueued = true;
         break;
+      }
       case OpKind::Divide:
         HETCCL_TRY(device_.divideAsync(address(op.dst), op.dst.count, type_, plan.divisor, stream_));
         slot.deviceWorkEnqueued = true;
@@ -234,9 +236,9 @@ Status Executor::pollSlot(Slot& slot, const RankPlan& plan, bool* progressed) {
       pending.transfer.reset();
       if (const Op* op = pending.reduceInto) {
         // The operand order decides which NaN a max/min keeps: partners must agree (plan.h).
-        const char* mine = address(op->src);
-        HETCCL_TRY(device_.reduceAsync(address(op->dst), op->receivedFirst ? pending.staged : mine,
-                                       op->receivedFirst ? mine : pending.staged, op->dst.count, type_, op_, stream_));
+        const auto operands = reductionOperands<const char*>(*op, address(op->src), pending.staged);
+        HETCCL_TRY(
+            device_.reduceAsync(address(op->dst), operands.first, operands.second, op->dst.count, type_, op_, stream_));
         slot.deviceWorkEnqueued = true;
       }
     }

@@ -3,6 +3,7 @@
 #include <pybind11/chrono.h>
 #include <torch/csrc/utils/pybind.h>
 
+#include "client/mpi_startup.h"
 #include "mpi_launch.h"
 #include "process_group.h"
 
@@ -31,7 +32,7 @@ PYBIND11_MODULE(_C, module) {
       "shutdown",
       [] {
         hetccl_torch::shutdownAllGroups();
-        hetccl_torch::finalizeMpiIfOurs();
+        hetccl_client::finalizeMpiIfStartedHere();
       },
       py::call_guard<py::gil_scoped_release>(),
       "frees every group's communicator, then finalises MPI if hetccl initialised it (run at exit)");

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "client/mpi_startup.h"
+
 namespace hetccl_torch {
 namespace {
-
-bool initialisedHere = false;
 
 [[noreturn]] void launchError(const std::string& message) { throw std::runtime_error("hetccl: " + message); }
 
@@ -17,27 +17,10 @@ std::vector<uint8_t> bytesOf(const std::string& text) { return std::vector<uint8
 
 }  // namespace
 
-void ensureMpiInitialised() {
-  int initialised = 0, finalised = 0;
-  MPI_Initialized(&initialised);
-  MPI_Finalized(&finalised);
-  if (finalised) launchError("MPI was already finalised in this process; hetccl needs it for communication");
-  if (initialised) return;
-  int provided = MPI_THREAD_SINGLE;
-  if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
-    launchError("MPI_Init_thread failed");
-  initialisedHere = true;
-}
-
-void finalizeMpiIfOurs() {
-  int finalised = 0;
-  MPI_Finalized(&finalised);
-  if (initialisedHere && !finalised) MPI_Finalize();
-  initialisedHere = false;
-}
-
 void mpiWorld(int* rank, int* size) {
-  ensureMpiInitialised();
+  // MPI_THREAD_MULTIPLE: hetccl's progress threads then run operations while Python goes on.
+  std::string why;
+  if (!hetccl_client::mpiUsable(hetccl_client::startMpiIfNeeded(&why))) launchError(why);
   MPI_Comm_rank(MPI_COMM_WORLD, rank);
   MPI_Comm_size(MPI_COMM_WORLD, size);
 }

@@ -10,12 +10,10 @@
 
 namespace hetccl_torch {
 
-// Initialises MPI with MPI_THREAD_MULTIPLE (hetccl's progress threads then run operations while
-// Python goes on) unless it is initialised already; throws if MPI was finalised.
-void ensureMpiInitialised();
-// Finalises MPI if ensureMpiInitialised initialised it (and nothing finalised it since).
-void finalizeMpiIfOurs();
-// The world rank and size, initialising MPI if needed.
+// The world rank and size, initialising MPI with MPI_THREAD_MULTIPLE unless the program did
+// (the clients' shared start-up, client/mpi_startup.h; module.cpp's shutdown, at interpreter
+// exit after every group is freed, finalises MPI through it if it was started here); throws
+// if MPI was finalised.
 void mpiWorld(int* rank, int* size);
 
 // A new MPI communicator over the group's members in group-rank order: each member publishes

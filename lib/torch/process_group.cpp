@@ -5,6 +5,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "client/group_calls.h"
+#include "client/rooted_transfers.h"
 #include "mpi_launch.h"
 #include "tensor_arguments.h"
 
@@ -45,19 +47,6 @@ std::vector<int64_t> splitSizes(const std::vector<int64_t>& given, const at::Ten
     fail("all_to_all_single", std::string(role) + " split sizes add up to " + std::to_string(sum) + ", but the " +
                                   role + " tensor's first dimension is " + std::to_string(rows));
   return given;
-}
-
-// Makes `calls` (each returning a hetccl result) inside one hetccl group.  The group is always
-// ended, so that a refused call leaves no group open; the first failure is returned.
-template <typename Calls>
-hetcclResult_t inHetcclGroup(Calls calls) {
-  hetcclResult_t first = hetcclGroupStart();
-  if (first != hetcclSuccess) return first;
-  calls([&first](hetcclResult_t r) {
-    if (first == hetcclSuccess) first = r;
-  });
-  const hetcclResult_t ended = hetcclGroupEnd();
-  return first != hetcclSuccess ? first : ended;
 }
 
 }  // namespace
@@ -175,7 +164,7 @@ c10::intrusive_ptr<HetcclWork> HetcclProcessGroup::launchNow(const char* operati
 }
 
 hetcclResult_t HetcclProcessGroup::enqueueTransfers(const std::vector<Transfer>& transfers, hetcclStream_t stream) {
-  return inHetcclGroup([&](auto record) {
+  return hetccl_client::inGroup([&](auto record) {
     for (const Transfer& t : transfers) {
       if (t.tensor.numel() == 0) continue;  // both sides know the sizes, so both skip it
       const hetcclDataType_t type = hetcclTypeOf(t.tensor, t.isSend ? "send" : "recv");
@@ -271,7 +260,7 @@ c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::allreduce_coalesced(std::vect
   for (const at::Tensor& tensor : tensors) types.push_back(hetcclTypeOf(tensor, "all_reduce_coalesced"));
   const hetcclStream_t stream = streamFor(tensors[0]);
   return launch("all_reduce_coalesced", c10d::OpType::ALLREDUCE_COALESCED, stream, tensors, {}, [&] {
-    return inHetcclGroup([&](auto record) {
+    return hetccl_client::inGroup([&](auto record) {
       for (size_t i = 0; i < tensors.size(); ++i)
         record(hetcclAllReduce(tensors[i].data_ptr(), tensors[i].data_ptr(), elements(tensors[i]), types[i], op, comm_,
                                stream));
@@ -410,24 +399,31 @@ c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::alltoall(std::vector<at::Tens
                          inputTensors[0]);
 }
 
+// gather and scatter: one group of sends and receives (client/rooted_transfers.h, the NCCL
+// drop-in's too).
 c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::gather(std::vector<std::vector<at::Tensor>>& outputTensors,
                                                           std::vector<at::Tensor>& inputTensors,
                                                           const c10d::GatherOptions& opts) {
   at::Tensor& input = singleTensor(inputTensors, "gather", "input");
   const int root = static_cast<int>(opts.rootRank);
   checkPeer(root, "gather", "root");
-  std::vector<Transfer> transfers{{input, root, true}};
   std::vector<at::Tensor> outputs;
   if (getRank() == root) {
     if (outputTensors.size() != 1 || static_cast<int>(outputTensors[0].size()) != getSize())
       fail("gather", "the root takes one output list of " + std::to_string(getSize()) + " tensors (the group size)");
     outputs = outputTensors[0];
     checkSameShape(outputs, input, "gather", "output");
-    for (int peer = 0; peer < getSize(); ++peer) transfers.push_back({outputs[peer], peer, false});
   } else if (!outputTensors.empty() && !outputTensors[0].empty()) {
     fail("gather", "only the root takes output tensors");
   }
-  return launchTransfers("gather", c10d::OpType::GATHER, outputs, {input}, std::move(transfers), input);
+  std::vector<void*> blocks;
+  for (at::Tensor& output : outputs) blocks.push_back(output.data_ptr());
+  const hetcclDataType_t dtype = hetcclTypeOf(input, "gather");
+  const hetcclStream_t stream = streamFor(input);
+  return launch("gather", c10d::OpType::GATHER, stream, outputs, {input}, [&] {
+    return hetccl_client::groupedGather(input.data_ptr(), blocks.empty() ? nullptr : blocks.data(), elements(input),
+                                        dtype, root, comm_, stream);
+  });
 }
 
 c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::scatter(std::vector<at::Tensor>& outputTensors,
@@ -436,19 +432,23 @@ c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::scatter(std::vector<at::Tenso
   at::Tensor& output = singleTensor(outputTensors, "scatter", "output");
   const int root = static_cast<int>(opts.rootRank);
   checkPeer(root, "scatter", "root");
-  std::vector<Transfer> transfers;
   std::vector<at::Tensor> inputs;
   if (getRank() == root) {
     if (inputTensors.size() != 1 || static_cast<int>(inputTensors[0].size()) != getSize())
       fail("scatter", "the root takes one input list of " + std::to_string(getSize()) + " tensors (the group size)");
     inputs = inputTensors[0];
     checkSameShape(inputs, output, "scatter", "input");
-    for (int peer = 0; peer < getSize(); ++peer) transfers.push_back({inputs[peer], peer, true});
   } else if (!inputTensors.empty() && !inputTensors[0].empty()) {
     fail("scatter", "only the root takes input tensors");
   }
-  transfers.push_back({output, root, false});
-  return launchTransfers("scatter", c10d::OpType::SCATTER, {output}, inputs, std::move(transfers), output);
+  std::vector<const void*> blocks;
+  for (const at::Tensor& input : inputs) blocks.push_back(input.data_ptr());
+  const hetcclDataType_t dtype = hetcclTypeOf(output, "scatter");
+  const hetcclStream_t stream = streamFor(output);
+  return launch("scatter", c10d::OpType::SCATTER, stream, {output}, inputs, [&] {
+    return hetccl_client::groupedScatter(blocks.empty() ? nullptr : blocks.data(), output.data_ptr(), elements(output),
+                                         dtype, root, comm_, stream);
+  });
 }
 
 // Matched by order between each pair of ranks, as NCCL's; torch's tag is not used.

@@ -1,5 +1,5 @@
-// How fast an emulated link is: what HETCCL_EMULATE_LINKS asks for and what the shaping
-// transport (shaped_transport.h) enforces, per link class.
+// How fast an emulated link is: what HETCCL_EMULATE_LINKS asks for and what the pacing
+// transport (paced_transport.h) enforces, per link class.
 #pragma once
 
 #include <string>

@@ -1,8 +1,8 @@
 // A Transport moves bytes between ranks without blocking: the executor posts transfers and
 // polls them, so several chunks can be in flight on one thread.  Implementations: MPI direct
 // (mpi_transport.h), and two decorators over another transport: host staging for devices
-// whose memory MPI cannot read (staged_transport.h), and link shaping for emulated islands
-// (shaped_transport.h).
+// whose memory MPI cannot read (staged_transport.h), and link pacing for emulated islands
+// (paced_transport.h).
 // Buffers are device memory of the rank's device; a transport that cannot hand device
 // pointers to its wire stages them itself.
 #pragma once

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "transport/shaped_transport.h"
+#include "transport/paced_transport.h"
 #include "transport/staged_transport.h"
 
 namespace hetccl {
@@ -40,7 +40,7 @@ Status buildTransportStack(std::unique_ptr<Transport> wire, Device& device, cons
                              options.pacing.size());
     for (size_t c = 0; c < options.pacing.size(); ++c)
       if (options.pacing[c].paced) names[c] += "+paced(" + describeLinkPacing(options.pacing[c]) + ")";
-    transport = std::make_unique<ShapedTransport>(std::move(transport), options.linkClassOfPeer, options.pacing);
+    transport = std::make_unique<PacedTransport>(std::move(transport), options.linkClassOfPeer, options.pacing);
   }
   stack->transport = std::move(transport);
   stack->nameOfClass = std::move(names);

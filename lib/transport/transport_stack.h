@@ -2,7 +2,7 @@
 //   wire       the transport that reaches the other ranks (MPI; the loopback in tests);
 //   staging    host bounce buffers on top, when device memory must not be handed to the wire
 //              (an MPI that is not GPU-aware);
-//   pacing     the link-shaping decorator on top, when links are emulated.
+//   pacing     the link-pacing decorator on top, when links are emulated.
 // The caller decides the policy (whether to stage, which links are paced); this file only
 // builds, and names what it built per link class for logs and hetccl-info.
 #pragma once

@@ -9,8 +9,9 @@ The layers (docs/ARCHITECTURE.md), each allowed to include only itself and what 
   transport   base, device
   runtime     base, algorithms, device, transport
   core        everything below, and the public header
-  nccl        the public header and core (the NCCL drop-in sits on top)
-  torch       the public header only (the torch backend is a client of the C API)
+  client      the public header only (helpers the two clients below share, over the C API)
+  nccl        the public header, client, base and core (the NCCL drop-in sits on top)
+  torch       the public header and client only (the torch backend is a client of the C API)
 """
 import re
 import sys
@@ -24,8 +25,9 @@ ALLOWED = {
     "transport": {"base", "device", "transport"},
     "runtime": {"base", "algorithms", "device", "transport", "runtime"},
     "core": {"base", "algorithms", "device", "transport", "runtime", "core", "hetccl"},
-    "nccl": {"base", "core", "nccl", "hetccl"},
-    "torch": {"torch", "hetccl"},
+    "client": {"client", "hetccl"},
+    "nccl": {"base", "core", "client", "nccl", "hetccl"},
+    "torch": {"torch", "client", "hetccl"},
 }
 # System headers a layer must not use, whatever it includes of the project.
 FORBIDDEN_SYSTEM = {

@@ -1,5 +1,5 @@
 // The executor run for real — one thread per rank, host devices, the loopback transport with
-// the staged and shaped decorators on top — on every plan the verifier checks: flat (ring,
+// the staged and pacing decorators on top — on every plan the verifier checks: flat (ring,
 // chains, direct all-to-all, send/recv), hierarchical, torus, the log-depth ones and small
 // (recursive doubling): every row of the algorithm table, with and without island steps, on
 // 1 to 8 ranks in equal, uneven and interleaved islands, whole and cut into tiny chunks in

@@ -1,5 +1,5 @@
 // The loopback transport's matching rules (MPI's: posting order per source, destination and
-// tag; synchronous sends; truncation is an error), the staged and shaped decorators over it,
+// tag; synchronous sends; truncation is an error), the staged and pacing decorators over it,
 // and the thread-per-rank harness's handling of failed and deadlocked jobs.
 #include "transport/loopback_transport.h"
 
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "thread_ranks.h"
-#include "transport/shaped_transport.h"
+#include "transport/paced_transport.h"
 
 namespace hetccl {
 namespace {
@@ -142,7 +142,7 @@ TEST(LoopbackTransport, RejectsPeersAndTagsOutOfRange) {
 }
 
 // Many messages on the same tag from several threads at once, through each link stack: the
-// decorators keep posting order (the staged one across its pieces, the shaped one across its
+// decorators keep posting order (the staged one across its pieces, the pacing one across its
 // header messages), and the payload arrives intact.
 TEST(LoopbackTransport, StacksKeepOrderBetweenThreads) {
   const std::vector<LinkStack>& stacks = allLinkStacks();
@@ -193,10 +193,10 @@ TEST(LoopbackTransport, StacksKeepOrderBetweenThreads) {
 
 // A transfer over a paced link completes no earlier than the link model says: departure after
 // the bytes before it, bytes / bandwidth on the wire, then the latency.
-TEST(ShapedTransport, ATransferTakesAtLeastTheModelledTime) {
+TEST(PacedTransport, ATransferTakesAtLeastTheModelledTime) {
   ThreadJob job;
   job.nranks = 2;
-  job.links.shaped = true;
+  job.links.paced = true;
   job.links.intraIsland = LinkPacing{true, 1e6, 2e-3};  // 1 MB/s, 2 ms
   // Rank 0 sends no earlier than this, so every modelled time is a lower bound from here.
   const double start = monotonicSeconds();

@@ -141,7 +141,7 @@ uint64_t fromDouble(DataType t, double v) {
 }
 
 int64_t toSigned(DataType t, uint64_t bits) {
-  const unsigned width = 8 * static_cast<unsigned>(dataTypeSize(t));
+  const unsigned width = 8 * static_cast<unsigned>(hetccl::elementSize(t));
   if (!dataTypeIsSigned(t) || width == 64) return static_cast<int64_t>(bits);
   const uint64_t signBit = uint64_t{1} << (width - 1);
   return static_cast<int64_t>((bits ^ signBit) - signBit);  // sign-extend
@@ -270,7 +270,7 @@ TEST(PerfExpectedValues, PoisonNeverMatchesAndBuffersRoundTrip) {
     spec.type = t;
     spec.op = RedOp::Sum;
     spec.nranks = 3;
-    const size_t es = dataTypeSize(t), n = 33;
+    const size_t es = hetccl::elementSize(t), n = 33;
     std::vector<unsigned char> expected(n * es), poison(n * es), copy(n * es);
     fillExpected(spec, 1, n, n, expected.data());
     fillPoison(expected.data(), expected.size(), poison.data());

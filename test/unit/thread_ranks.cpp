@@ -16,7 +16,7 @@ namespace hetccl {
 std::string LinkStack::describe() const {
   std::string text = "loopback";
   if (staged) text += "+staged(" + std::to_string(stagingSlotBytes) + " B x " + std::to_string(stagingSlots) + ")";
-  if (shaped) text += "+shaped";
+  if (paced) text += "+paced";
   return text;
 }
 
@@ -24,8 +24,8 @@ const std::vector<LinkStack>& allLinkStacks() {
   static const std::vector<LinkStack> stacks = [] {
     std::vector<LinkStack> all(4);
     all[1].staged = true;
-    all[2].shaped = true;
-    all[3].staged = all[3].shaped = true;
+    all[2].paced = true;
+    all[3].staged = all[3].paced = true;
     return all;
   }();
   return stacks;
@@ -121,7 +121,7 @@ Status buildTransport(const ThreadJob& job, const TopologyView& topology, JobSta
   options.stage = job.links.staged;
   options.stagingSlotBytes = job.links.stagingSlotBytes;
   options.stagingSlots = job.links.stagingSlots;
-  if (job.links.shaped) {
+  if (job.links.paced) {
     for (int peer = 0; peer < job.nranks; ++peer)
       options.linkClassOfPeer.push_back(topology.islandOf[peer] == topology.islandOf[rank] ? 0 : 1);
     options.pacing = {job.links.intraIsland, job.links.interIsland};

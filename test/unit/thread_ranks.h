@@ -1,6 +1,6 @@
 // Runs a function on N threads of this process, one per rank, each with what a rank of a real
 // job has: its own host device (or one shared by all) and stream, a transport stack (the
-// loopback fabric, with the staged and the link-shaping decorators on top when asked), an
+// loopback fabric, with the staged and the link-pacing decorators on top when asked), an
 // executor and, on an island that "has a vendor library", island collectives among the
 // island's threads.  So the
 // executor and the transports are tested without mpirun, and under ThreadSanitizer.
@@ -29,12 +29,12 @@ struct LinkStack {
   bool staged = false;
   size_t stagingSlotBytes = 64;  // small, so that messages travel as several pieces
   int stagingSlots = 2;          // few, so that the pool grows
-  bool shaped = false;
+  bool paced = false;
   // Fast links keep the tests quick and still pace every transfer (header message, clocks).
   LinkPacing intraIsland{true, 10e9, 1e-6};
   LinkPacing interIsland{true, 5e9, 2e-6};
 
-  std::string describe() const;  // "loopback+staged(64 B x 2)+shaped"
+  std::string describe() const;  // "loopback+staged(64 B x 2)+paced"
 };
 
 // The four stacks worth testing: the loopback alone, each decorator alone, both.
@@ -68,7 +68,7 @@ class RankMemory {
 struct ThreadJob {
   int nranks = 1;
   LinkStack links;
-  // Islands: the link classes of the shaped decorator; islands whose `islandLibrary` is set
+  // Islands: the link classes of the pacing decorator; islands whose `islandLibrary` is set
   // get island collectives.  No islandOf: one island of every rank, without a library.
   TopologyView topology;
   // One host device for every rank (each still with its own stream), as the communicators of

@@ -1,6 +1,6 @@
-// A transport decorator that makes links as slow as an emulated cluster's: each transfer to a
-// peer of link class c (same island / across islands) leaves this rank's egress for class c
-// no earlier than the previous one has left (bandwidth is serial), and arrives `latency +
+// Link pacing: a transport decorator that makes links as slow as an emulated cluster's.  Each
+// transfer to a peer of link class c (same island / across islands) leaves this rank's egress
+// for class c no earlier than the previous one has left (bandwidth is serial), and arrives `latency +
 // bytes / bandwidth` after leaving.  The sender puts the modelled arrival time in a small
 // header message ahead of the data; the receiver's transfer completes no earlier than that.
 // The real copy overlaps the modelled time, so a transfer costs max(real, modelled) — the
@@ -16,10 +16,10 @@
 
 namespace hetccl {
 
-class ShapedTransport : public Transport {
+class PacedTransport : public Transport {
  public:
   // linkClassOfPeer[peer] indexes `classes`.
-  ShapedTransport(std::unique_ptr<Transport> inner, std::vector<int> linkClassOfPeer, std::vector<LinkPacing> classes);
+  PacedTransport(std::unique_ptr<Transport> inner, std::vector<int> linkClassOfPeer, std::vector<LinkPacing> classes);
   int rank() const override { return inner_->rank(); }
   int size() const override { return inner_->size(); }
   int maxTag() const override { return inner_->maxTag(); }

@@ -1,4 +1,4 @@
-#include "transport/shaped_transport.h"
+#include "transport/paced_transport.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -47,15 +47,15 @@ class PacedTransfer : public Transfer {
 
 }  // namespace
 
-ShapedTransport::ShapedTransport(std::unique_ptr<Transport> inner, std::vector<int> linkClassOfPeer,
-                                 std::vector<LinkPacing> classes)
+PacedTransport::PacedTransport(std::unique_ptr<Transport> inner, std::vector<int> linkClassOfPeer,
+                               std::vector<LinkPacing> classes)
     : inner_(std::move(inner)),
       linkClassOfPeer_(std::move(linkClassOfPeer)),
       classes_(std::move(classes)),
       egressFreeAt_(classes_.size(), 0.0) {}
 
-Status ShapedTransport::postSend(const void* buffer, size_t bytes, int peer, int tag,
-                                 std::unique_ptr<Transfer>* transfer) {
+Status PacedTransport::postSend(const void* buffer, size_t bytes, int peer, int tag,
+                                std::unique_ptr<Transfer>* transfer) {
   const int linkClass = linkClassOfPeer_[peer];
   const LinkPacing& link = classes_[linkClass];
   if (!link.paced) return inner_->postSend(buffer, bytes, peer, tag, transfer);
@@ -72,7 +72,7 @@ Status ShapedTransport::postSend(const void* buffer, size_t bytes, int peer, int
   return Status::ok();
 }
 
-Status ShapedTransport::postRecv(void* buffer, size_t bytes, int peer, int tag, std::unique_ptr<Transfer>* transfer) {
+Status PacedTransport::postRecv(void* buffer, size_t bytes, int peer, int tag, std::unique_ptr<Transfer>* transfer) {
   if (!classes_[linkClassOfPeer_[peer]].paced) return inner_->postRecv(buffer, bytes, peer, tag, transfer);
   auto paced = std::make_unique<PacedTransfer>();
   paced->isReceive = true;
