@@ -48,6 +48,17 @@ std::string allReduceChecked(hetcclComm_t comm, hetcclStream_t stream, size_t co
   return failed;
 }
 
+// An in-place int32 sum of `count` elements in `buffer`, waited for: the call's own result
+// when it refused, else the asynchronous error the operation left (hetcclSuccess when none).
+hetcclResult_t allReduceOutcome(void* buffer, size_t count, hetcclComm_t comm, hetcclStream_t stream) {
+  const hetcclResult_t result = hetcclAllReduce(buffer, buffer, count, hetcclInt32, hetcclSum, comm, stream);
+  if (result != hetcclSuccess) return result;
+  (void)hetcclStreamSynchronize(stream);
+  hetcclResult_t async = hetcclSuccess;
+  (void)hetcclCommGetAsyncError(comm, &async);
+  return async;
+}
+
 hetcclConfig_t configWith(int timeoutSeconds, int checkCalls = HETCCL_CONFIG_UNDEF_INT,
                           const char* algorithm = nullptr) {
   hetcclConfig_t config = HETCCL_CONFIG_INITIALIZER;
@@ -136,11 +147,7 @@ TEST(CoreThreads, CallCheckFailsEveryRankNamingBothCalls) {
     void* buffer = nullptr;
     std::string failed = toDevice(std::vector<int>(count, 1), &buffer);
     if (!failed.empty()) return failed;
-    hetcclResult_t result = hetcclAllReduce(buffer, buffer, count, hetcclInt32, hetcclSum, comm, self.stream);
-    if (result == hetcclSuccess) (void)hetcclStreamSynchronize(self.stream);
-    hetcclResult_t async = hetcclSuccess;
-    if (result == hetcclSuccess) (void)hetcclCommGetAsyncError(comm, &async);
-    const hetcclResult_t seen = result != hetcclSuccess ? result : async;
+    const hetcclResult_t seen = allReduceOutcome(buffer, count, comm, self.stream);
     const std::string message = hetcclGetLastError(comm);
     (void)hetcclMemFree(buffer);
     if (seen != hetcclInvalidUsage) return "expected hetcclInvalidUsage, got " + std::to_string(seen) + ": " + message;
@@ -171,12 +178,12 @@ TEST(CoreThreads, PeerThatLeavesFailsTheOthersWithRemoteError) {
     void* buffer = nullptr;
     std::string failed = toDevice(std::vector<int>(count, 1), &buffer);
     if (!failed.empty()) return failed;
-    hetcclResult_t result = hetcclAllReduce(buffer, buffer, count, hetcclInt32, hetcclSum, comm, self.stream);
+    hetcclResult_t seen = hetcclAllReduce(buffer, buffer, count, hetcclInt32, hetcclSum, comm, self.stream);
     ++launched;  // returned: queued on the progress thread, or failed on this one
-    if (result == hetcclSuccess) (void)hetcclStreamSynchronize(self.stream);
-    hetcclResult_t async = hetcclSuccess;
-    if (result == hetcclSuccess) (void)hetcclCommGetAsyncError(comm, &async);
-    const hetcclResult_t seen = result != hetcclSuccess ? result : async;
+    if (seen == hetcclSuccess) {
+      (void)hetcclStreamSynchronize(self.stream);
+      (void)hetcclCommGetAsyncError(comm, &seen);
+    }
     const std::string message = hetcclGetLastError(comm);
     (void)hetcclMemFree(buffer);
     if (seen != hetcclRemoteError) return "expected hetcclRemoteError, got " + std::to_string(seen) + ": " + message;
@@ -210,13 +217,9 @@ TEST(CoreThreads, WatchdogAbortEndsAnOperationAndTellsThePeer) {
     } else {
       while (!aborted.load()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
       // The next operation learns that rank 0 is gone, and why.
-      hetcclResult_t result = hetcclAllReduce(buffer, buffer, count, hetcclInt32, hetcclSum, comm, self.stream);
-      if (result == hetcclSuccess) (void)hetcclStreamSynchronize(self.stream);
-      hetcclResult_t async = hetcclSuccess;
-      if (result == hetcclSuccess) (void)hetcclCommGetAsyncError(comm, &async);
+      const hetcclResult_t seen = allReduceOutcome(buffer, count, comm, self.stream);
       const std::string message = hetcclGetLastError(comm);
-      if ((result != hetcclSuccess ? result : async) != hetcclRemoteError ||
-          message.find("aborted") == std::string::npos)
+      if (seen != hetcclRemoteError || message.find("aborted") == std::string::npos)
         failed = "expected a remote error naming the abort: " + message;
     }
     (void)hetcclMemFree(buffer);
