@@ -102,6 +102,12 @@ hetcclResult_t hetcclCommGetAsyncError(hetcclComm_t comm, hetcclResult_t* asyncE
     hetccl::CommunicatorHold hold;
     if (hetccl::Status held = hold.acquire(comm, false); !held.isOk()) return report(nullptr, held, comm);
     if (!asyncError) return report(comm, HETCCL_STATUS(Code::InvalidArgument, "asyncError is NULL"));
+    // A non-blocking creation's progress first: until it ends, nothing else of comm is set.
+    if (hetccl::Status made = hetccl::creationState(*comm); !made.isOk()) {
+      if (made.code() != Code::InProgress) hetccl::rememberAsyncError(comm, made);
+      *asyncError = hetccl::resultCode(made.code());
+      return hetcclSuccess;
+    }
     // The vendor library's own, for operations it took whole and finished after returning.
     if (comm->setup.islandLibrary) {
       hetccl::Status vendor = comm->setup.islandLibrary->asyncError();

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "core/rendezvous_mpi.h"
 #include "transport/mpi_transport.h"
 
 #if __has_include(<mpi-ext.h>)
@@ -144,6 +145,20 @@ MpiBootstrap::~MpiBootstrap() { MPI_Comm_free(&comm_); }
 Status MpiBootstrap::duplicate(MPI_Comm userComm, std::unique_ptr<Bootstrap>* bootstrap) {
   MPI_Comm comm = MPI_COMM_NULL;
   if (int rc = MPI_Comm_dup(userComm, &comm); rc != MPI_SUCCESS) return failed("MPI_Comm_dup", rc);
+  bootstrap->reset(new MpiBootstrap(comm));
+  return Status::ok();
+}
+
+Status MpiBootstrap::createGroup(const std::vector<int>& jobRanks, int tag, std::unique_ptr<Bootstrap>* bootstrap) {
+  MPI_Group job = MPI_GROUP_NULL, members = MPI_GROUP_NULL;
+  if (int rc = MPI_Comm_group(jobChannel(), &job); rc != MPI_SUCCESS) return failed("MPI_Comm_group", rc);
+  int rc = MPI_Group_incl(job, static_cast<int>(jobRanks.size()), jobRanks.data(), &members);
+  MPI_Group_free(&job);
+  if (rc != MPI_SUCCESS) return failed("MPI_Group_incl", rc);
+  MPI_Comm comm = MPI_COMM_NULL;
+  rc = MPI_Comm_create_group(jobChannel(), members, tag, &comm);
+  MPI_Group_free(&members);
+  if (rc != MPI_SUCCESS) return failed("MPI_Comm_create_group", rc);
   bootstrap->reset(new MpiBootstrap(comm));
   return Status::ok();
 }

@@ -13,6 +13,10 @@ class MpiBootstrap : public Bootstrap {
  public:
   // Duplicates `userComm` (collective over it); errors come back as codes, not aborts.
   static Status duplicate(MPI_Comm userComm, std::unique_ptr<Bootstrap>* bootstrap);
+  // The members of a unique id's communicator, given their MPI_COMM_WORLD ranks in rank order:
+  // a communicator of their own made from the job channel (core/rendezvous_mpi.h) with
+  // MPI_Comm_create_group, which only they call.
+  static Status createGroup(const std::vector<int>& jobRanks, int tag, std::unique_ptr<Bootstrap>* bootstrap);
   ~MpiBootstrap() override;  // frees the private communicator
 
   int rank() const override { return rank_; }

@@ -38,17 +38,21 @@ Status createCommunicator(std::unique_ptr<Bootstrap> members, const hetcclConfig
   return createCommunicator(std::move(members), settings, out);
 }
 
-Status createCommunicator(std::unique_ptr<Bootstrap> members, const Settings& settings, hetcclComm** out) {
+namespace {
+
+// The collective part of creation, into `comm` (not yet live, or a pending creation's).
+Status build(std::unique_ptr<Bootstrap> members, const Settings& settings, hetcclComm* comm) {
   Device* device = nullptr;
   HETCCL_TRY(processDevice(&device));
 
-  auto comm = std::make_unique<hetcclComm>();
   comm->settings = settings;
   comm->device = device;
   comm->members = std::move(members);
   Bootstrap& peers = *comm->members;
-  comm->rank = peers.rank();
-  comm->nranks = peers.size();
+  if (!comm->creation) {  // a pending one's were set at its start (and queries read them)
+    comm->rank = peers.rank();
+    comm->nranks = peers.size();
+  }
   HETCCL_TRY(agreeOnId(peers, &comm->id));
 
   // The stream comes after setUpPeers(): every rank must reach its collectives, and a failure
@@ -76,7 +80,7 @@ Status createCommunicator(std::unique_ptr<Bootstrap> members, const Settings& se
   comm->executor = std::make_unique<Executor>(*device, *c.transport, comm->stream);
   comm->executor->setIslandCollectives(c.islandLibrary.get());
   comm->executor->setAbortFlag(&comm->engine->abortRequested());
-  hetcclComm* self = comm.get();
+  hetcclComm* self = comm;
   auto remoteFailure = [self] { return self->control->poll(self->runningCollective.load(std::memory_order_relaxed)); };
   comm->executor->setInterruptCheck(remoteFailure);
   if (comm->inlineStream) {
@@ -89,21 +93,68 @@ Status createCommunicator(std::unique_ptr<Bootstrap> members, const Settings& se
       "comm %p rank %d nranks %d: device %s, vendor %s, island %d of %d (%s), algorithm %s, "
       "chunk %zu B%s, pipeline depth %d, link parameters from %s, transport intra %s inter %s, "
       "island library %s, operations run by the %s, inline up to %zu B",
-      static_cast<void*>(comm.get()), comm->rank, comm->nranks, device->description().c_str(),
+      static_cast<void*>(comm), comm->rank, comm->nranks, device->description().c_str(),
       c.topology.ranks[comm->rank].vendor, c.topology.view.islandOf[comm->rank], c.topology.view.islandCount(),
       c.topology.view.describe().c_str(), algorithmSettingName(settings).c_str(), settings.chunkBytes,
       settings.chunkBytesSet() ? "" : " (tuned)", settings.pipelineDepth, c.links.source.c_str(),
       c.transportName[kIntraIsland].c_str(), c.transportName[kInterIsland].c_str(),
       c.islandLibrary ? c.islandLibrary->describe().c_str() : "none", comm->progressDescription.c_str(),
       comm->inlineExecutor ? settings.inlineBytes : size_t{0});
+  return Status::ok();
+}
+
+}  // namespace
+
+Status createCommunicator(std::unique_ptr<Bootstrap> members, const Settings& settings, hetcclComm** out) {
+  auto comm = std::make_unique<hetcclComm>();
+  HETCCL_TRY(build(std::move(members), settings, comm.get()));
   registerCommunicator(comm.get());
   *out = comm.release();
   return Status::ok();
 }
 
+Status startCreation(ConnectMembers connect, const Settings& settings, int rank, int nranks, hetcclComm** out) {
+  auto comm = std::make_unique<hetcclComm>();
+  comm->rank = rank;
+  comm->nranks = nranks;
+  comm->creation = std::make_unique<PendingCreation>();
+  PendingCreation& creation = *comm->creation;
+  hetcclComm* self = comm.get();
+  creation.worker = std::thread([self, &creation, connect = std::move(connect), settings] {
+    std::unique_ptr<Bootstrap> members;
+    Status outcome = connect([&creation] { return creation.stop.load(std::memory_order_acquire); }, &members);
+    if (outcome.isOk()) outcome = build(std::move(members), settings, self);
+    if (!outcome.isOk())
+      HETCCL_WARN("comm %p: its non-blocking creation failed: %s", static_cast<void*>(self), outcome.message().c_str());
+    creation.outcome = outcome;
+    creation.finished.store(true, std::memory_order_release);
+  });
+  registerCommunicator(comm.get());
+  *out = comm.release();
+  return Status::ok();
+}
+
+Status creationState(const hetcclComm& comm) {
+  if (!comm.creation) return Status::ok();
+  if (!comm.creation->finished.load(std::memory_order_acquire))
+    return Status(Code::InProgress, "the communicator is still being created (non-blocking creation)");
+  return comm.creation->outcome;
+}
+
 Status destroyCommunicator(hetcclComm* comm, bool abort) {
   if (!unregisterCommunicator(comm))
     return HETCCL_STATUS(Code::InvalidArgument, "comm %p is not a live communicator", static_cast<void*>(comm));
+  if (comm->creation) {
+    // A destroy lets a non-blocking creation end; an abort stops one that still waits for
+    // members (past the rendezvous the members are all there, and it ends soon).
+    if (abort) comm->creation->stop.store(true, std::memory_order_release);
+    if (comm->creation->worker.joinable()) comm->creation->worker.join();
+    if (!comm->creation->outcome.isOk()) {
+      waitUntilReleased(comm);  // only queries can hold it
+      delete comm;
+      return Status::ok();
+    }
+  }
   // Aborted in the middle of an operation (another thread inside a call, or work queued): the
   // peers waiting in it with this rank are told so below.
   const bool midOperation = abort && (comm->holders.load(std::memory_order_acquire) > 0 || !comm->engine->idle());

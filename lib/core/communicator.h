@@ -5,9 +5,11 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "algorithms/p2p_plan.h"
@@ -43,6 +45,14 @@ struct PointToPointCall {
   size_t bytes = 0;
   int peer = 0;
   StreamHandle stream = nullptr;
+};
+
+// A creation that goes on after its call returned (hetcclCommInitRank with config.blocking = 0).
+struct PendingCreation {
+  std::thread worker;             // meets the members, then builds the communicator
+  std::atomic<bool> stop{false};  // set by an abort: the rendezvous gives up
+  std::atomic<bool> finished{false};
+  Status outcome;  // the worker's, written before `finished`
 };
 
 }  // namespace hetccl
@@ -85,6 +95,9 @@ struct hetcclComm {
   // API calls inside (core/live_communicators.h): destroy waits for none; one operation at a time.
   std::atomic<int> holders{0};
   std::atomic<bool> inOperation{false};
+  // Null once made by a blocking call; until `finished` nothing above but rank and nranks is
+  // set, and only the worker touches it.
+  std::unique_ptr<hetccl::PendingCreation> creation;
 };
 
 namespace hetccl {
@@ -93,6 +106,15 @@ namespace hetccl {
 Status createCommunicator(std::unique_ptr<Bootstrap> members, const hetcclConfig_t* config, hetcclComm** comm);
 // With settings already loaded (a split's child inherits its parent's).
 Status createCommunicator(std::unique_ptr<Bootstrap> members, const Settings& settings, hetcclComm** comm);
+// How a non-blocking creation finds its members (on the worker thread; `stopped` turns true
+// when the communicator is aborted meanwhile).
+using ConnectMembers = std::function<Status(const std::function<bool()>& stopped, std::unique_ptr<Bootstrap>* members)>;
+// Returns at once with *comm live but still being created: `connect`, then the collective part
+// of createCommunicator, run on a thread of their own (creationState says how far it is).
+Status startCreation(ConnectMembers connect, const Settings& settings, int rank, int nranks, hetcclComm** comm);
+// Of a communicator the caller holds: ok once made; InProgress while a non-blocking creation
+// runs; its failure if that failed.
+Status creationState(const hetcclComm& comm);
 // Frees everything once queued operations have finished and no call is inside; `abort` skips
 // the operations, stops the one running, and does not wait for the device.  Safe from any
 // thread; InvalidArgument when `comm` is not live (e.g. destroyed by another thread first).

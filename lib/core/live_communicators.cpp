@@ -45,6 +45,14 @@ Status CommunicatorHold::acquire(hetcclComm* comm, bool exclusive) {
     return HETCCL_STATUS(Code::InvalidArgument, "comm %p is not a live communicator (destroyed or never created)",
                          static_cast<const void*>(comm));
   if (exclusive) {
+    // Operations wait for a non-blocking creation (NCCL's rule: poll the async error first).
+    if (Status made = creationState(*comm); !made.isOk()) {
+      if (made.code() != Code::InProgress) return made;
+      return HETCCL_STATUS(Code::InvalidUsage,
+                           "comm %p is still being created (non-blocking): poll hetcclCommGetAsyncError until it no "
+                           "longer answers hetcclInProgress",
+                           static_cast<const void*>(comm));
+    }
     bool idle = false;
     if (!comm->inOperation.compare_exchange_strong(idle, true, std::memory_order_acq_rel))
       return HETCCL_STATUS(Code::InvalidUsage,

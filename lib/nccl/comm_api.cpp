@@ -1,10 +1,12 @@
-// Communicator life through the NCCL API: creation from a unique id (over MPI, see
-// mpi_bootstrap.h), destruction, queries and the buffer registration calls.
+// Communicator life through the NCCL API: creation from a unique id (hetcclCommInitRank, by
+// the members only; MPI's start: mpi_bootstrap.h), destruction, queries and the buffer
+// registration calls.
+#include <cstring>
+
 #include <mpi.h>
 
 #include "nccl/mpi_bootstrap.h"
 #include "nccl/shim_support.h"
-#include "nccl/unique_id.h"
 
 using namespace hetccl_nccl;
 
@@ -12,10 +14,11 @@ namespace {
 
 constexpr unsigned int kNcclConfigMagic = 0xcafebeef;  // what NCCL_CONFIG_INITIALIZER sets
 
-// hetccl takes none of NCCL's tuning fields (CTAs, CGA size, network name, ...); it only checks
-// that the structure came from NCCL_CONFIG_INITIALIZER, as NCCL does.  A non-blocking
-// communicator (blocking = 0) is served by blocking calls, which NCCL allows: no call returns
-// ncclInProgress, and ncclCommGetAsyncError never reports it.
+static_assert(sizeof(ncclUniqueId) == sizeof(hetcclUniqueId), "an ncclUniqueId carries a hetcclUniqueId");
+
+// Of NCCL's config only `blocking` means something to hetccl (its creation and its calls are
+// its own, not NCCL's CTAs or network plugins); the structure must come from
+// NCCL_CONFIG_INITIALIZER, as NCCL checks.
 ncclResult_t checkConfig(const char* function, const ncclConfig_t* config) {
   if (config && config->magic != kNcclConfigMagic)
     return fail(ncclInvalidArgument, function, "config was not initialised with NCCL_CONFIG_INITIALIZER (magic 0x%x)",
@@ -26,38 +29,21 @@ ncclResult_t checkConfig(const char* function, const ncclConfig_t* config) {
 // Every entry that creates a communicator from ids.  `id` NULL means the caller had none.
 ncclResult_t initRank(const char* function, ncclComm_t* comm, int nranks, const ncclUniqueId* id, int rank,
                       const ncclConfig_t* config) {
-  uint64_t token = 0;
-  ncclResult_t argumentError = ncclSuccess;
-  if (!comm)
-    argumentError = fail(ncclInvalidArgument, function, "comm (the output pointer) is NULL");
-  else if (nranks < 1)
-    argumentError = fail(ncclInvalidArgument, function, "nranks %d is not positive", nranks);
-  else if (rank < 0 || rank >= nranks)
-    argumentError = fail(ncclInvalidArgument, function, "rank %d is outside 0..%d", rank, nranks - 1);
-  else if (!id)
-    argumentError = fail(ncclInvalidArgument, function, "no unique id given");
-  else if (!readUniqueIdToken(*id, &token))
-    argumentError = fail(ncclInvalidArgument, function,
-                         "the unique id was not made by hetccl's ncclGetUniqueId (made by "
-                         "another NCCL library, or not passed on from the rank that made it?)");
-  else
-    argumentError = checkConfig(function, config);
   if (comm) *comm = nullptr;
-
-  ncclResult_t result = ensureMpiInitialised(function);
-  if (result != ncclSuccess) return result;
-  if (argumentError != ncclSuccess) {
-    sitOutSplitRound();
-    return argumentError;
-  }
-  MPI_Comm members = MPI_COMM_NULL;
-  result = splitWorldByToken(function, token, nranks, rank, &members);
-  if (result != ncclSuccess) return result;
+  if (!comm) return fail(ncclInvalidArgument, function, "comm (the output pointer) is NULL");
+  if (!id) return fail(ncclInvalidArgument, function, "no unique id given");
+  if (ncclResult_t bad = checkConfig(function, config); bad != ncclSuccess) return bad;
+  if (ncclResult_t started = ensureMpiInitialised(function); started != ncclSuccess) return started;
+  hetcclConfig_t settings = HETCCL_CONFIG_INITIALIZER;
+  if (config && config->blocking != NCCL_CONFIG_UNDEF_INT) settings.blocking = config->blocking;
+  hetcclUniqueId hetcclId;
+  std::memcpy(&hetcclId, id, sizeof hetcclId);
   hetcclComm_t created = nullptr;
-  result = forward(hetcclCommInitMPI(&created, members, nullptr), nullptr);
-  MPI_Comm_free(&members);  // hetccl works on a duplicate of its own
-  if (result == ncclSuccess) *comm = toNccl(created);
-  return result;
+  const hetcclResult_t result = hetcclCommInitRank(&created, nranks, hetcclId, rank, &settings);
+  *comm = toNccl(created);
+  // ncclInProgress is not a failure: the communicator is being made (NCCL's non-blocking mode).
+  if (result == hetcclInProgress) return ncclInProgress;
+  return forward(result, nullptr);
 }
 
 }  // namespace
@@ -82,6 +68,18 @@ ncclResult_t ncclCommInitRankScalable(ncclComm_t* newcomm, int nranks, int myran
   return initRank("ncclCommInitRankScalable", newcomm, nranks, first, myrank, config);
 }
 HETCCL_NCCL_PROFILING_ALIAS(ncclCommInitRankScalable);
+
+// Needs no communicator: the id names this process as the members' meeting point.
+ncclResult_t ncclGetUniqueId(ncclUniqueId* uniqueId) {
+  const char* function = "ncclGetUniqueId";
+  if (!uniqueId) return fail(ncclInvalidArgument, function, "uniqueId is NULL");
+  if (ncclResult_t started = ensureMpiInitialised(function); started != ncclSuccess) return started;
+  hetcclUniqueId id;
+  const ncclResult_t result = forward(hetcclGetUniqueId(&id), nullptr);
+  if (result == ncclSuccess) std::memcpy(uniqueId, &id, sizeof id);
+  return result;
+}
+HETCCL_NCCL_PROFILING_ALIAS(ncclGetUniqueId);
 
 // NCCL's single-process form drives several devices from one process; hetccl drives one device
 // per process, so only ndev == 1 (a communicator of this process alone) is possible.  devlist

@@ -1,94 +1,83 @@
-// MPI initialisation on demand and communicator formation from a unique id (mpi_bootstrap.h).
+// MPI started at load under a launcher, or on first use (mpi_bootstrap.h).
 #include "nccl/mpi_bootstrap.h"
 
 #include <cstdlib>
 #include <string>
 
+#include <mpi.h>
+#include <unistd.h>
+
 #include "client/mpi_startup.h"
 #include "nccl/shim_support.h"
-#include "nccl/unique_id.h"
 
 namespace hetccl_nccl {
 namespace {
 
-const char* mpiErrorText(int code, char (&buffer)[MPI_MAX_ERROR_STRING]) {
-  int length = 0;
-  if (MPI_Error_string(code, buffer, &length) != MPI_SUCCESS) return "unknown MPI error";
-  return buffer;
+// The launchers' own variables: Open MPI's mpirun, PMIx (srun --mpi=pmix, Open MPI), PMI-1/2
+// (MPICH's hydra, srun --mpi=pmi2), MVAPICH.
+bool startedByMpiLauncher() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE", "MV2_COMM_WORLD_RANK"})
+    if (std::getenv(name)) return true;
+  return false;
 }
 
-}  // namespace
+// Set by the process that started MPI at load, for its children: a program it runs (a
+// compiler, nvidia-smi) inherits the launcher's variables and, through LD_PRELOAD, the drop-in,
+// but is no rank of the job and must not join it.
+constexpr const char* kStartedBy = "HETCCL_MPI_STARTED_BY_PID";
 
-ncclResult_t ensureMpiInitialised(const char* function) {
+bool aChildOfARank() {
+  const char* startedBy = std::getenv(kStartedBy);
+  return startedBy && std::strtol(startedBy, nullptr, 10) != long(::getpid());
+}
+
+// MPI_Init_thread unless MPI runs; the job channel either way.
+ncclResult_t start(const char* function) {
   std::string why;
   const hetccl_client::MpiStartup startup = hetccl_client::startMpiIfNeeded(&why);
   switch (startup) {
-    case hetccl_client::MpiStartup::AlreadyRunning: return ncclSuccess;
     case hetccl_client::MpiStartup::StartedNow:
-      // Runs after main returns, before the handlers registered earlier (the application's);
-      // communicators the program did not destroy hold duplicated MPI communicators, which
-      // MPI_Finalize releases.
+      // Runs after main returns, before the handlers registered earlier (the application's).
       std::atexit(hetccl_client::finalizeMpiIfStartedHere);
-      return ncclSuccess;
+      [[fallthrough]];
+    case hetccl_client::MpiStartup::AlreadyRunning: return forward(hetcclJobInit(), nullptr);
     case hetccl_client::MpiStartup::AlreadyFinalised: return fail(ncclInvalidUsage, function, "%s", why.c_str());
     case hetccl_client::MpiStartup::InitFailed: break;
   }
   return fail(ncclSystemError, function, "%s", why.c_str());
 }
 
-ncclResult_t splitWorldByToken(const char* function, uint64_t token, int nranks, int rank, MPI_Comm* out) {
-  *out = MPI_COMM_NULL;
-  MPI_Comm split = MPI_COMM_NULL;
-  int code = MPI_Comm_split(MPI_COMM_WORLD, colourOfToken(token), rank, &split);
-  if (code != MPI_SUCCESS) {
-    char text[MPI_MAX_ERROR_STRING];
-    return fail(ncclSystemError, function, "MPI_Comm_split of MPI_COMM_WORLD failed: %s", mpiErrorText(code, text));
-  }
-  int size = 0, splitRank = 0;
-  MPI_Comm_size(split, &size);
-  MPI_Comm_rank(split, &splitRank);
-  // With key = rank, ranks 0..nranks-1 given once each come out as split ranks 0..nranks-1;
-  // a rank given twice or out of range shows up as a different split rank somewhere.
-  bool mine = size == nranks && splitRank == rank;
-  // One reduction answers every question on every member: the smallest and largest token (a
-  // colour collision shows as two different tokens) and whether all members are consistent.
-  uint64_t probe[3] = {token, ~token, mine ? 1u : 0u};
-  code = MPI_Allreduce(MPI_IN_PLACE, probe, 3, MPI_UINT64_T, MPI_MIN, split);
-  if (code != MPI_SUCCESS) {
-    MPI_Comm_free(&split);
-    char text[MPI_MAX_ERROR_STRING];
-    return fail(ncclSystemError, function, "MPI_Allreduce over the new communicator failed: %s",
-                mpiErrorText(code, text));
-  }
-  if (probe[0] != token || ~probe[1] != token) {
-    MPI_Comm_free(&split);
-    return fail(ncclInvalidUsage, function,
-                "two unique ids used at the same time mapped to the same MPI colour; "
-                "create the communicators one after the other or with new ids");
-  }
-  if (probe[2] != 1u) {
-    MPI_Comm_free(&split);
-    if (size != nranks)
-      return fail(ncclInvalidArgument, function,
-                  "%d process(es) of MPI_COMM_WORLD joined this unique id but nranks is %d: every "
-                  "rank of the communicator must call with the same id and nranks (and, in "
-                  "hetccl, every process of MPI_COMM_WORLD must create a communicator in the "
-                  "same round, each with the id of its own group)",
-                  size, nranks);
-    if (splitRank != rank)
-      return fail(ncclInvalidArgument, function,
-                  "rank %d is out of range or given by more than one process (nranks %d)", rank, nranks);
-    return fail(ncclInvalidArgument, function,
-                "another process of this communicator gave an inconsistent rank or nranks");
-  }
-  *out = split;
-  return ncclSuccess;
+__attribute__((constructor)) void startMpiAtLoad() {
+  if (!startedByMpiLauncher() || aChildOfARank()) return;
+  int initialised = 0;
+  MPI_Initialized(&initialised);
+  if (initialised) return;  // started by a library loaded before this one: see mpi_bootstrap.h
+  if (start("loading the NCCL drop-in") != ncclSuccess) return;  // the first NCCL call reports it
+  ::setenv(kStartedBy, std::to_string(::getpid()).c_str(), 1);
 }
 
-void sitOutSplitRound() {
-  MPI_Comm none = MPI_COMM_NULL;
-  MPI_Comm_split(MPI_COMM_WORLD, MPI_UNDEFINED, 0, &none);
-  if (none != MPI_COMM_NULL) MPI_Comm_free(&none);
-}
+}  // namespace
+
+ncclResult_t ensureMpiInitialised(const char* function) { return start(function); }
 
 }  // namespace hetccl_nccl
+
+// The program's own MPI start, answered by the drop-in's (mpi_bootstrap.h); when the drop-in
+// did not start MPI, the program's start is MPI's, followed by the job channel (every process
+// is at its MPI_Init then).
+extern "C" int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
+  int initialised = 0, finalised = 0;
+  MPI_Initialized(&initialised);
+  MPI_Finalized(&finalised);
+  if (!initialised || finalised) {  // MPI's own answer, also its error for a late start
+    const int rc = PMPI_Init_thread(argc, argv, required, provided);
+    if (rc == MPI_SUCCESS) (void)hetcclJobInit();
+    return rc;
+  }
+  return MPI_Query_thread(provided);
+}
+
+extern "C" int MPI_Init(int* argc, char*** argv) {
+  int provided = 0;
+  return MPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, &provided);
+}

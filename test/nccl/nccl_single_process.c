@@ -7,10 +7,12 @@
  * with ncclCommInitRankConfig), plus the argument checks that must fail at once with a message.
  * Host device only (HETCCL_DEVICE=host): results are read straight from ncclMemAlloc memory.
  */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <nccl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 static int g_passed, g_failed;
 
@@ -49,9 +51,19 @@ int main(void) {
   check(ncclGetUniqueId(&id) == ncclSuccess, "ncclGetUniqueId");
   comm = NULL;
   ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
-  config.blocking = 0; /* served by blocking calls, which NCCL allows */
-  check(ncclCommInitRankConfig(&comm, 1, id, 0, &config) == ncclSuccess,
-        "ncclCommInitRankConfig(1 rank, non-blocking)");
+  config.blocking = 0; /* returns at once; the creation goes on in the background */
+  ncclResult_t started = ncclCommInitRankConfig(&comm, 1, id, 0, &config);
+  check((started == ncclInProgress || started == ncclSuccess) && comm != NULL,
+        "ncclCommInitRankConfig(1 rank, non-blocking) returns the communicator at once");
+  ncclResult_t state = ncclInProgress;
+  for (int polls = 0; state == ncclInProgress && polls < 60000; ++polls) {
+    if (ncclCommGetAsyncError(comm, &state) != ncclSuccess) break;
+    if (state == ncclInProgress) {
+      const struct timespec millisecond = {0, 1000000};
+      nanosleep(&millisecond, NULL);
+    }
+  }
+  check(state == ncclSuccess, "the non-blocking creation ends in ncclSuccess");
   check_allreduce(comm, "allreduce on the ncclCommInitRankConfig communicator");
 
   /* Refusals: at once, with a message, communicator untouched. */

@@ -91,12 +91,13 @@ typedef struct {
   /* Added later: a config of the first, shorter size leaves them undefined. */
   int timeoutSeconds; /* an operation without progress this long fails; 0 = never (HETCCL_TIMEOUT) */
   int checkCalls;     /* 1: ranks compare each collective call before it runs (HETCCL_CHECK_CALLS) */
+  int blocking;       /* 0: hetcclCommInitRank returns at once, see there; undefined or 1: blocks */
 } hetcclConfig_t;
 #define HETCCL_CONFIG_MAGIC 0x48435431u
-#define HETCCL_CONFIG_INITIALIZER                                                              \
-  {                                                                                            \
-    sizeof(hetcclConfig_t), HETCCL_CONFIG_MAGIC, HETCCL_VERSION_CODE, HETCCL_CONFIG_UNDEF_INT, \
-        HETCCL_CONFIG_UNDEF_INT, NULL, HETCCL_CONFIG_UNDEF_INT, HETCCL_CONFIG_UNDEF_INT        \
+#define HETCCL_CONFIG_INITIALIZER                                                                                \
+  {                                                                                                              \
+    sizeof(hetcclConfig_t), HETCCL_CONFIG_MAGIC, HETCCL_VERSION_CODE, HETCCL_CONFIG_UNDEF_INT,                   \
+        HETCCL_CONFIG_UNDEF_INT, NULL, HETCCL_CONFIG_UNDEF_INT, HETCCL_CONFIG_UNDEF_INT, HETCCL_CONFIG_UNDEF_INT \
   }
 
 /* Library version as HETCCL_VERSION_CODE. */
@@ -113,6 +114,35 @@ const char* hetcclGetLastError(hetcclComm_t comm);
  * thread (HETCCL_PROGRESS).  hetccl duplicates mpiComm, so the caller's traffic never mixes
  * with hetccl's. */
 hetcclResult_t hetcclCommInitMPI(hetcclComm_t* comm, MPI_Comm mpiComm, const hetcclConfig_t* config);
+/* Communicators made by their members only, as NCCL's ncclGetUniqueId + ncclCommInitRank:
+ * one member makes an id and hands it to the others out of band (a file, a framework's
+ * store); every member then calls hetcclCommInitRank with it, its rank and the member count.
+ * No other process takes part, so groups may be made in any order, by different threads,
+ * overlapping or not.  MPI carries the traffic, so every process must be a rank of one MPI
+ * job (mpirun, srun) and MPI must be initialised.  The id's maker must be one of the
+ * members (frameworks make it on the group's first rank). */
+#define HETCCL_UNIQUE_ID_BYTES 128
+typedef struct {
+  char internal[HETCCL_UNIQUE_ID_BYTES];
+} hetcclUniqueId;
+/* Readies this process for communicators made from ids: collective over MPI_COMM_WORLD, once
+ * per process, right after MPI_Init (hetccl keeps a duplicate of MPI_COMM_WORLD of its own for
+ * the members' rendezvous, so that none of its messages can match the program's own).  Later
+ * calls do nothing.  A program that does not call it gets it from its first
+ * hetcclGetUniqueId or hetcclCommInitRank, which every process must then reach. */
+hetcclResult_t hetcclJobInit(void);
+/* A fresh id, made on this process (which will be the members' meeting point). */
+hetcclResult_t hetcclGetUniqueId(hetcclUniqueId* uniqueId);
+/* Creates this member's communicator of nranks members, ranked 0..nranks-1, from the id.
+ * Blocks until every member has called, unless config->blocking is 0: then it returns
+ * hetcclInProgress at once with *comm set, creation goes on in the background, and
+ * hetcclCommGetAsyncError(*comm) answers hetcclInProgress until it answers hetcclSuccess or
+ * the failure; operations and splits on the communicator are refused with hetcclInvalidUsage
+ * meanwhile; hetcclCommAbort frees it (a creation waiting for members is stopped),
+ * hetcclCommDestroy waits for the creation to end first.  Inconsistent arguments (different
+ * nranks, a rank given twice) fail every member that arrived, with the same message. */
+hetcclResult_t hetcclCommInitRank(hetcclComm_t* comm, int nranks, hetcclUniqueId uniqueId, int rank,
+                                  const hetcclConfig_t* config);
 /* Splits comm into disjoint communicators, one per color (collective over comm, as NCCL's
  * ncclCommSplit): ranks that pass the same color form one, ordered by key and then by their
  * rank in comm; a rank passing HETCCL_SPLIT_NOCOLOR joins none and gets *newcomm = NULL.
