@@ -49,6 +49,16 @@ hetcclResult_t hetcclGetDeviceKind(const char** kind) {
   });
 }
 
+hetcclResult_t hetcclGetDeviceIndex(int* index) {
+  return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
+    if (!index) return hetccl::report(nullptr, HETCCL_STATUS(hetccl::Code::InvalidArgument, "index is NULL"));
+    hetccl::Device* device = nullptr;
+    if (hetcclResult_t failed = hetccl::report(nullptr, hetccl::processDevice(&device))) return failed;
+    *index = device->index();
+    return hetcclSuccess;
+  });
+}
+
 hetcclResult_t hetcclMemcpyToDevice(void* dst, const void* src, size_t bytes) {
   return hetccl::atBoundary(__func__,
                             [&]() -> hetcclResult_t { return blockingCopy(dst, src, bytes, "hetcclMemcpyToDevice"); });

@@ -44,9 +44,8 @@ Status connectMembers(const hetccl::UniqueIdContents& id, int nranks, int rank, 
 extern "C" {
 
 hetcclResult_t hetcclJobInit(void) {
-  return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
-    return report(nullptr, hetccl::ensureJobChannel("hetcclJobInit"));
-  });
+  return hetccl::atBoundary(
+      __func__, [&]() -> hetcclResult_t { return report(nullptr, hetccl::ensureJobChannel("hetcclJobInit")); });
 }
 
 hetcclResult_t hetcclGetUniqueId(hetcclUniqueId* uniqueId) {

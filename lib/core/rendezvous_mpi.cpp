@@ -169,8 +169,9 @@ Status checkArrivals(const std::vector<Hello>& arrived, int nranks, std::vector<
                            "job rank %d)",
                            hello.nranks, hello.jobRank, nranks, jobRankOfThisProcess());
     if (hello.rank < 0 || hello.rank >= nranks || (*jobRanks)[size_t(hello.rank)] != -1)
-      return HETCCL_STATUS(Code::InvalidArgument, "rank %d of one unique id is given by two processes (job ranks %d and %d)",
-                           hello.rank, (*jobRanks)[size_t(hello.rank)], hello.jobRank);
+      return HETCCL_STATUS(Code::InvalidArgument,
+                           "rank %d of one unique id is given by two processes (job ranks %d and %d)", hello.rank,
+                           (*jobRanks)[size_t(hello.rank)], hello.jobRank);
     (*jobRanks)[size_t(hello.rank)] = hello.jobRank;
   }
   return Status::ok();
@@ -179,8 +180,8 @@ Status checkArrivals(const std::vector<Hello>& arrived, int nranks, std::vector<
 // Polls `ready` (which pumps the inbox) with a back-off from spinning to 1 ms naps, until it
 // answers true or fails, `stopped` answers true or the time runs out (`what` says what was
 // waited for, for the timeout's message).
-Status pollUntil(const std::function<Status(bool*)>& ready, const std::function<bool()>& stopped,
-                 double timeoutSeconds, const std::function<std::string()>& what) {
+Status pollUntil(const std::function<Status(bool*)>& ready, const std::function<bool()>& stopped, double timeoutSeconds,
+                 const std::function<std::string()>& what) {
   const auto start = std::chrono::steady_clock::now();
   for (int round = 0;; ++round) {
     bool done = false;
@@ -207,8 +208,9 @@ Status ensureJobChannel(const char* why) {
   MPI_Initialized(&initialised);
   MPI_Finalized(&finalised);
   if (!initialised || finalised)
-    return HETCCL_STATUS(Code::InvalidUsage, "MPI is not initialised (every process must be a rank of an MPI job, "
-                                             "started by mpirun or srun, with MPI initialised)");
+    return HETCCL_STATUS(Code::InvalidUsage,
+                         "MPI is not initialised (every process must be a rank of an MPI job, "
+                         "started by mpirun or srun, with MPI initialised)");
   if (std::strcmp(why, "hetcclJobInit") != 0)
     HETCCL_WARN(
         "hetccl's job channel is made by %s, not when MPI started: every process of the job must reach this call "

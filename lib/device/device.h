@@ -101,6 +101,10 @@ class Device {
                              StreamHandle stream) = 0;
   // dst[i] = dst[i] / divisor: the final step of an average.
   virtual Status divideAsync(void* dst, size_t count, ElementType type, uint64_t divisor, StreamHandle stream) = 0;
+
+  // Which of the vendor's visible devices this is (what cudaSetDevice takes); 0 for the host
+  // device, the only one of its kind.  Last in the table: GPU modules are built beside it.
+  virtual int index() const { return 0; }
 };
 
 }  // namespace hetccl

@@ -174,4 +174,34 @@ ncclResult_t ncclCommDeregister(const ncclComm_t comm, void* handle) {
 }
 HETCCL_NCCL_PROFILING_ALIAS(ncclCommDeregister);
 
+// Windows let NCCL's symmetric kernels reach peers' buffers directly; hetccl's plans need
+// none, so a window is accepted as registration is, and the handle is the buffer itself.
+ncclResult_t ncclCommWindowRegister(ncclComm_t comm, void* buff, size_t size, ncclWindow_t* win, int winFlags) {
+  if (win) *win = nullptr;
+  int count = 0;
+  ncclResult_t result = forward(hetcclCommCount(toHetccl(comm), &count), toHetccl(comm));
+  if (result != ncclSuccess) return result;
+  if (!win) return fail(ncclInvalidArgument, "ncclCommWindowRegister", "win is NULL");
+  *win = reinterpret_cast<ncclWindow_t>(buff);
+  return ncclSuccess;
+}
+HETCCL_NCCL_PROFILING_ALIAS(ncclCommWindowRegister);
+
+ncclResult_t ncclCommWindowDeregister(ncclComm_t comm, ncclWindow_t win) {
+  int count = 0;
+  return forward(hetcclCommCount(toHetccl(comm), &count), toHetccl(comm));
+}
+HETCCL_NCCL_PROFILING_ALIAS(ncclCommWindowDeregister);
+
+// The index of the device hetccl chose for this process (HETCCL_DEVICE_ID, else the local
+// rank); 0 on the host device.  Frameworks ask it to check their own choice.
+ncclResult_t ncclCommCuDevice(const ncclComm_t comm, int* device) {
+  int count = 0;
+  ncclResult_t result = forward(hetcclCommCount(toHetccl(comm), &count), toHetccl(comm));
+  if (result != ncclSuccess) return result;
+  if (!device) return fail(ncclInvalidArgument, "ncclCommCuDevice", "device is NULL");
+  return forward(hetcclGetDeviceIndex(device), toHetccl(comm));
+}
+HETCCL_NCCL_PROFILING_ALIAS(ncclCommCuDevice);
+
 }  // extern "C"

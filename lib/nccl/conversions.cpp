@@ -35,8 +35,8 @@ ncclResult_t toHetcclOp(const char* function, ncclRedOp_t op, hetcclRedOp_t* out
     return ncclSuccess;
   }
   return fail(ncclInvalidArgument, function,
-              "invalid reduction op %d (only ncclSum, ncclProd, ncclMax, ncclMin and ncclAvg; "
-              "custom ops from ncclRedOpCreatePreMulSum are not supported)",
+              "invalid reduction op %d (ncclSum, ncclProd, ncclMax, ncclMin, ncclAvg, or one made by "
+              "ncclRedOpCreatePreMulSum for all-reduce, reduce and reduce-scatter)",
               value);
 }
 

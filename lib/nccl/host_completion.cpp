@@ -36,6 +36,8 @@ ncclResult_t completeOnHost(ncclResult_t launched, hetcclComm_t comm, hetcclStre
 
 void enterGroup() { ++group.depth; }
 
+bool insideGroup() { return group.depth > 0; }
+
 ncclResult_t leaveGroup(ncclResult_t ended) {
   if (group.depth > 0) --group.depth;
   if (group.depth > 0) return ended;

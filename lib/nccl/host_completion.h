@@ -16,6 +16,8 @@ ncclResult_t completeOnHost(ncclResult_t launched, hetcclComm_t comm, hetcclStre
 // ncclGroupStart and ncclGroupEnd: track the nesting; the outermost end waits for the streams
 // remembered inside the group (after `ended`, GroupEnd's own result, if it succeeded).
 void enterGroup();
+// Whether this thread is between ncclGroupStart and its ncclGroupEnd.
+bool insideGroup();
 ncclResult_t leaveGroup(ncclResult_t ended);
 
 }  // namespace hetccl_nccl

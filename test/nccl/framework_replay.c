@@ -105,10 +105,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#define COUNT 1031       /* odd, so no collective splits evenly into chunks */
-#define MAX_RANKS 64     /* world size limit (group member arrays are fixed) */
-#define MAX_COMMS 16     /* communicators one rank makes */
-#define WAIT_S 60.0      /* polls for an id or a non-blocking result give up after this */
+#define COUNT 1031   /* odd, so no collective splits evenly into chunks */
+#define MAX_RANKS 64 /* world size limit (group member arrays are fixed) */
+#define MAX_COMMS 16 /* communicators one rank makes */
+#define WAIT_S 60.0  /* polls for an id or a non-blocking result give up after this */
 #define MPI_REPLAY_TAG 7321
 #define MPI_REPLAY_MAGIC 0x7265706c
 
@@ -175,8 +175,7 @@ static double now_s(void) {
 
 static void sleep_ms(int ms) {
   struct timespec t = {ms / 1000, (long)(ms % 1000) * 1000000L};
-  while (nanosleep(&t, &t) != 0 && errno == EINTR) {
-  }
+  while (nanosleep(&t, &t) != 0 && errno == EINTR) {}
 }
 
 /* ------------------------------------------------------------------ the watchdog */
@@ -241,8 +240,8 @@ static void* watchdog(void* unused) {
       ncclResult_t async = ncclInternalError;
       ncclResult_t result = ncclCommGetAsyncError(g_watched[i].comm, &async);
       ++g_watch_polls;
-      int fine = result == ncclSuccess &&
-                 (async == ncclSuccess || (async == ncclInProgress && g_watched[i].initializing));
+      int fine =
+          result == ncclSuccess && (async == ncclSuccess || (async == ncclInProgress && g_watched[i].initializing));
       if (!fine && ++g_watch_bad <= 5)
         fprintf(stderr, "rank %d: FAILED: watchdog: ncclCommGetAsyncError(%s) returned %s, async error %s: %s\n",
                 g_rank, g_watched[i].name, ncclGetErrorString(result), ncclGetErrorString(async),
@@ -383,12 +382,11 @@ static int group_id(Group* g, ncclUniqueId* id) {
     int size = -1, rank = -1;
     MPI_Comm_size(g_mpi_tp, &size);
     MPI_Comm_rank(g_mpi_tp, &rank);
-    if (!check(size == g->n && rank == g->me, "%s: the MPI communicator has rank %d of %d, the group %d of %d",
-               g->name, rank, size, g->me, g->n))
+    if (!check(size == g->n && rank == g->me, "%s: the MPI communicator has rank %d of %d, the group %d of %d", g->name,
+               rank, size, g->me, g->n))
       return 0;
     if (g->me == 0 && !check_result(ncclGetUniqueId(id), NULL, "ncclGetUniqueId(%s)", g->name)) return 0;
-    return check(MPI_Bcast(id, (int)sizeof *id, MPI_BYTE, 0, g_mpi_tp) == MPI_SUCCESS, "MPI_Bcast of %s's id",
-                 g->name);
+    return check(MPI_Bcast(id, (int)sizeof *id, MPI_BYTE, 0, g_mpi_tp) == MPI_SUCCESS, "MPI_Bcast of %s's id", g->name);
   }
 #endif
   if (g->members[0] == g_rank)
@@ -570,8 +568,7 @@ static void do_registered_allreduce(Group* g, int salt) {
   ncclComm_t comm = group_comm(g);
   if (comm == NULL) return;
   void* handle = NULL;
-  if (!check_result(ncclCommRegister(comm, g_dsend, g_bytes, &handle), comm, "ncclCommRegister(%s)", g->name))
-    return;
+  if (!check_result(ncclCommRegister(comm, g_dsend, g_bytes, &handle), comm, "ncclCommRegister(%s)", g->name)) return;
   check(handle != NULL, "ncclCommRegister(%s) gave no handle", g->name);
   do_allreduce(g, salt);
   check_result(ncclCommDeregister(comm, handle), comm, "ncclCommDeregister(%s)", g->name);
@@ -700,8 +697,8 @@ static void launcher_rank_and_size(void) {
     exit(2);
   }
   if (size < 4 || size % 4 != 0 || size > MAX_RANKS || rank >= size) {
-    fprintf(stderr, "framework_replay: rank %d of %d (from %s): the world must be 4..%d ranks, a multiple of 4\n",
-            rank, size, from, MAX_RANKS);
+    fprintf(stderr, "framework_replay: rank %d of %d (from %s): the world must be 4..%d ranks, a multiple of 4\n", rank,
+            size, from, MAX_RANKS);
     exit(2);
   }
   g_rank = rank;
@@ -773,7 +770,8 @@ int main(int argc, char** argv) {
   const int in_order = first_half || g_lockstep; /* the first half's order */
   if (g_rank == 0)
     printf("framework_replay: %d ranks, store %s, %s order, buffers %s%s\n", W, g_store,
-           g_lockstep ? "lockstep" : "rank-dependent", g_staged ? "staged through a one-rank communicator" : "read directly",
+           g_lockstep ? "lockstep" : "rank-dependent",
+           g_staged ? "staged through a one-rank communicator" : "read directly",
            REPLAY_USES_MPI ? ", the program using MPI too" : "");
 
 #if REPLAY_USES_MPI

@@ -195,6 +195,41 @@ static void test_split(ncclComm_t comm, void* send) {
   if (rest != NULL) NCCL_MUST(ncclCommDestroy(rest));
 }
 
+/* ncclRedOpCreatePreMulSum: each rank's input times its own scalar, then summed.  int32 with
+ * the scalar rank + 1 in host memory; float with 0.5 in device memory, in a reduce-scatter. */
+static void test_premul_sum(ncclComm_t comm, void* send, void* recv) {
+  const int n = g_nranks;
+  int32_t* is = send;
+  int32_t* ir = recv;
+  for (size_t i = 0; i < COUNT; ++i) is[i] = 1 + (int32_t)(i % 5);
+  int32_t factor = g_rank + 1;
+  ncclRedOp_t op;
+  NCCL_MUST(ncclRedOpCreatePreMulSum(&op, &factor, ncclInt32, ncclScalarHostImmediate, comm));
+  NCCL_MUST(ncclAllReduce(send, recv, COUNT, ncclInt32, op, comm, NULL));
+  int right = 1;
+  for (size_t i = 0; i < COUNT; ++i) right &= ir[i] == (n * (n + 1) / 2) * (1 + (int32_t)(i % 5));
+  check(right, "PreMulSum all-reduce, int32, scalar rank + 1 in host memory");
+  NCCL_MUST(ncclRedOpDestroy(op, comm));
+
+  float* half_scalar = NULL;
+  NCCL_MUST(ncclMemAlloc((void**)&half_scalar, sizeof(float)));
+  *half_scalar = 0.5f;
+  float* fs = send;
+  float* fr = recv;
+  const size_t block = 37;
+  for (size_t i = 0; i < block * (size_t)n; ++i) fs[i] = (float)(2 * (g_rank + (int)(i % 3)));
+  NCCL_MUST(ncclRedOpCreatePreMulSum(&op, half_scalar, ncclFloat, ncclScalarDevice, comm));
+  NCCL_MUST(ncclReduceScatter(send, recv, block, ncclFloat, op, comm, NULL));
+  right = 1;
+  for (size_t i = 0; i < block; ++i) {
+    const size_t at = (size_t)g_rank * block + i;
+    right &= fr[i] == (float)(n * (n - 1) / 2 + n * (int)(at % 3));
+  }
+  check(right, "PreMulSum reduce-scatter, float, scalar 0.5 in device memory");
+  NCCL_MUST(ncclRedOpDestroy(op, comm));
+  NCCL_MUST(ncclMemFree(half_scalar));
+}
+
 static void test_refusals(ncclComm_t comm, void* send, void* recv) {
   ncclResult_t result = ncclAllReduce(send, recv, COUNT, (ncclDataType_t)10, ncclSum, comm, NULL);
   check(result == ncclInvalidArgument, "fp8 allreduce returns ncclInvalidArgument");
@@ -202,8 +237,12 @@ static void test_refusals(ncclComm_t comm, void* send, void* recv) {
 
   ncclRedOp_t op;
   float scalar = 2.0f;
-  result = ncclRedOpCreatePreMulSum(&op, &scalar, ncclFloat, ncclScalarHostImmediate, comm);
-  check(result == ncclInvalidUsage, "ncclRedOpCreatePreMulSum returns ncclInvalidUsage");
+  NCCL_MUST(ncclRedOpCreatePreMulSum(&op, &scalar, ncclFloat, ncclScalarHostImmediate, comm));
+  result = ncclAllReduce(send, recv, COUNT, ncclInt32, op, comm, NULL);
+  check(result == ncclInvalidArgument, "a PreMulSum op made for float is refused for int32");
+  NCCL_MUST(ncclRedOpDestroy(op, comm));
+  result = ncclAllReduce(send, recv, COUNT, ncclFloat, op, comm, NULL);
+  check(result == ncclInvalidArgument, "a destroyed PreMulSum op is refused");
 
   ncclComm_t several[2];
   check(ncclCommInitAll(several, 2, NULL) == ncclInvalidUsage, "ncclCommInitAll(2) is refused");
@@ -246,6 +285,7 @@ int main(int argc, char** argv) {
   NCCL_MUST(ncclMemAlloc(&recv, bytes));
   if (!send || !recv || !expected) MPI_Abort(MPI_COMM_WORLD, 1);
 
+  test_premul_sum(comm, send, recv);
   test_refusals(comm, send, recv);
   test_allreduce(comm, send, recv, expected);
   test_broadcast_and_reduce(comm, send, recv, expected);

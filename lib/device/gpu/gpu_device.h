@@ -217,6 +217,7 @@ class GpuDevice : public Device {
   std::string description() const override { return description_; }
   const char* vendorLibraryName() const override { return Api::kVendorLibrary; }
   Status activate() override { return makeCurrent<Api>(index_); }
+  int index() const override { return index_; }
 
   Status allocate(void** ptr, size_t bytes) override {
     if (ptr == nullptr) return HETCCL_STATUS(Code::InvalidArgument, "allocate: null output pointer");

@@ -182,6 +182,10 @@ hetcclResult_t hetcclCommGetAlgorithm(hetcclComm_t comm, const char** algorithm)
 /* The kind of this process's device (selected by HETCCL_DEVICE): "cuda", "hip", "host", or
  * "host-strict" (host memory the host cannot read, for tests).  A static string. */
 hetcclResult_t hetcclGetDeviceKind(const char** kind);
+/* Which of its vendor's visible devices this process drives (what cudaSetDevice or
+ * hipSetDevice takes: HETCCL_DEVICE_ID, else the node-local rank modulo the devices); 0 on
+ * the host device. */
+hetcclResult_t hetcclGetDeviceIndex(int* index);
 /* Device memory of this process's device (selected by HETCCL_DEVICE). */
 hetcclResult_t hetcclMemAlloc(void** ptr, size_t size);
 hetcclResult_t hetcclMemFree(void* ptr);

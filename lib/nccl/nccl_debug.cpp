@@ -1,0 +1,25 @@
+// NCCL_DEBUG and NCCL_DEBUG_FILE, which the drop-in's users set out of habit, become hetccl's
+// own HETCCL_DEBUG and HETCCL_DEBUG_FILE where those are unset: set once, when the library
+// loads, before hetccl reads its log settings (at its first message).  NCCL's levels map onto
+// hetccl's: WARN, INFO and TRACE to the same; VERSION (the version line only) to nothing; any
+// other value is left alone, as NCCL ignores what it does not know.  NCCL_DEBUG_FILE's %h and
+// %p mean what HETCCL_DEBUG_FILE's do (host, pid).
+#include <cstdlib>
+#include <cstring>
+#include <initializer_list>
+
+#include <strings.h>
+
+namespace {
+
+__attribute__((constructor)) void takeNcclDebugSettings() {
+  const char* level = std::getenv("NCCL_DEBUG");
+  if (level && !std::getenv("HETCCL_DEBUG")) {
+    for (const char* known : {"WARN", "INFO", "TRACE"})
+      if (strcasecmp(level, known) == 0) ::setenv("HETCCL_DEBUG", known, 0);
+  }
+  const char* file = std::getenv("NCCL_DEBUG_FILE");
+  if (file && !std::getenv("HETCCL_DEBUG_FILE")) ::setenv("HETCCL_DEBUG_FILE", file, 0);
+}
+
+}  // namespace
