@@ -25,10 +25,15 @@ int jobSize() {
   return size;
 }
 
-// config.blocking = 0, in a config whose size reaches the field (an older header's has none).
-bool nonBlocking(const hetcclConfig_t* config) {
-  return config && config->size >= offsetof(hetcclConfig_t, blocking) + sizeof config->blocking &&
-         config->blocking == 0;
+// config.blocking, in a config whose size reaches the field (an older header's has none):
+// *nonBlocking for 0; undefined or 1 blocks; anything else is refused.
+Status readBlocking(const hetcclConfig_t* config, bool* nonBlocking) {
+  *nonBlocking = false;
+  if (!config || config->size < offsetof(hetcclConfig_t, blocking) + sizeof config->blocking) return Status::ok();
+  if (config->blocking != 0 && config->blocking != 1 && config->blocking != HETCCL_CONFIG_UNDEF_INT)
+    return HETCCL_STATUS(Code::InvalidArgument, "config.blocking=%d: expected 0 or 1", config->blocking);
+  *nonBlocking = config->blocking == 0;
+  return Status::ok();
 }
 
 // The members of `id` found, and their communicator of MPI made.
@@ -70,6 +75,8 @@ hetcclResult_t hetcclCommInitRank(hetcclComm_t* comm, int nranks, hetcclUniqueId
     if (Status read = hetccl::readUniqueId(uniqueId, &id); !read.isOk()) return report(nullptr, read);
     hetccl::Settings settings;
     if (Status loaded = hetccl::loadSettings(config, &settings); !loaded.isOk()) return report(nullptr, loaded);
+    bool nonBlocking = false;
+    if (Status read = readBlocking(config, &nonBlocking); !read.isOk()) return report(nullptr, read);
     if (Status ready = hetccl::ensureJobChannel(__func__); !ready.isOk()) return report(nullptr, ready);
     if (nranks > jobSize())
       return report(nullptr, HETCCL_STATUS(Code::InvalidUsage,
@@ -79,7 +86,7 @@ hetcclResult_t hetcclCommInitRank(hetcclComm_t* comm, int nranks, hetcclUniqueId
                                            "of its own)",
                                            nranks, jobSize()));
     const double timeout = settings.timeoutSeconds;
-    if (nonBlocking(config)) {
+    if (nonBlocking) {
       auto connect = [id, nranks, rank, timeout](const std::function<bool()>& stopped,
                                                  std::unique_ptr<hetccl::Bootstrap>* members) {
         return connectMembers(id, nranks, rank, timeout, stopped, members);
