@@ -17,7 +17,7 @@ struct PreMulSumOp {
   bool live = false;
   ncclComm_t comm = nullptr;
   ncclDataType_t datatype = ncclFloat32;
-  bool onDevice = false;          // ncclScalarDevice: read at each use
+  bool onDevice = false;  // ncclScalarDevice: read at each use
   const void* devicePointer = nullptr;
   unsigned char hostValue[8] = {};  // ncclScalarHostImmediate: copied at creation
 };
@@ -57,8 +57,10 @@ ncclResult_t lookUp(const char* function, ncclRedOp_t op, ncclComm_t comm, ncclD
   std::lock_guard<std::mutex> guard(opsLock);
   const size_t slot = size_t(int(op) - int(ncclNumOps));
   if (int(op) < int(ncclNumOps) || slot >= ops.size() || !ops[slot].live)
-    return fail(ncclInvalidArgument, function, "reduction op %d was not made by ncclRedOpCreatePreMulSum, or was "
-                "destroyed", int(op));
+    return fail(ncclInvalidArgument, function,
+                "reduction op %d was not made by ncclRedOpCreatePreMulSum, or was "
+                "destroyed",
+                int(op));
   if (ops[slot].comm != comm)
     return fail(ncclInvalidArgument, function, "reduction op %d was made for another communicator", int(op));
   if (ops[slot].datatype != datatype)
@@ -78,7 +80,8 @@ ncclResult_t runPreMulSum(const char* function, ncclRedOp_t op, ncclDataType_t d
   PreMulSumOp scaled;
   if (ncclResult_t bad = lookUp(function, op, comm, datatype, &scaled)) return bad;
   if (insideGroup())
-    return fail(ncclInvalidUsage, function, "an op of ncclRedOpCreatePreMulSum inside ncclGroupStart/End: hetccl "
+    return fail(ncclInvalidUsage, function,
+                "an op of ncclRedOpCreatePreMulSum inside ncclGroupStart/End: hetccl "
                 "runs it through a copy of the input, which cannot outlive the call (call it outside the group)");
   hetcclDataType_t type;
   if (ncclResult_t bad = toHetcclType(function, datatype, &type)) return bad;
