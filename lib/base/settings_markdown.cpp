@@ -51,7 +51,8 @@ std::string settingsMarkdown(const HandedInChoices& handedIn) {
   return table(SettingSection::Hetccl, handedIn) +
          "\nWithout `HETCCL_DEVICE_ID`, a GPU rank takes the first of these that its launcher set as its "
          "node-local rank, modulo the devices it sees:\n\n" +
-         table(SettingSection::Launcher, handedIn);
+         table(SettingSection::Launcher, handedIn) + "\nThe NCCL drop-in also reads these (docs/NCCL-DROPIN.md):\n\n" +
+         table(SettingSection::DropIn, handedIn);
 }
 
 }  // namespace hetccl

@@ -47,6 +47,12 @@ SettingSpec launcherEntry(SettingId id, const char* name, const char* launcher) 
   return spec;
 }
 
+SettingSpec dropInEntry(SettingId id, const char* name, const char* help) {
+  SettingSpec spec = entry(id, name, SettingKind::Text, nullptr, help);
+  spec.section = SettingSection::DropIn;
+  return spec;
+}
+
 template <typename E>
 SettingChoice choice(const char* name, E value) {
   return SettingChoice{name, static_cast<int>(value)};
@@ -138,6 +144,17 @@ std::vector<SettingSpec> buildTable() {
       launcherEntry(Id::SlurmLocalId, "SLURM_LOCALID", "node-local rank from Slurm's `srun`"),
       launcherEntry(Id::HydraLocalRank, "MPI_LOCALRANKID", "node-local rank from MPICH's and Intel MPI's Hydra"),
       launcherEntry(Id::MvapichLocalRank, "MV2_COMM_WORLD_LOCAL_RANK", "node-local rank from MVAPICH"),
+      dropInEntry(Id::OmpiWorldSize, "OMPI_COMM_WORLD_SIZE", "set by Open MPI's `mpirun`: the process is an MPI rank"),
+      dropInEntry(Id::PmixRank, "PMIX_RANK", "set by PMIx launchers (`srun --mpi=pmix`, Open MPI): likewise"),
+      dropInEntry(Id::PmiRank, "PMI_RANK", "set by PMI launchers (MPICH's Hydra, `srun --mpi=pmi2`): likewise"),
+      dropInEntry(Id::PmiSize, "PMI_SIZE", "set by PMI launchers: likewise"),
+      dropInEntry(Id::MpiStartedBy, "HETCCL_MPI_STARTED_BY_PID",
+                  "set by the drop-in in a rank that started MPI at load: a program that rank runs (which "
+                  "inherits the launcher's variables) is no rank and does not start MPI"),
+      dropInEntry(Id::NcclDebug, "NCCL_DEBUG",
+                  "`WARN`, `INFO`, `TRACE`: taken as `HETCCL_DEBUG` when that is unset (`VERSION` and others: "
+                  "nothing)"),
+      dropInEntry(Id::NcclDebugFile, "NCCL_DEBUG_FILE", "taken as `HETCCL_DEBUG_FILE` when that is unset"),
   };
   // Entries are indexed by id; a table out of order is a programming error caught at once.
   for (size_t i = 0; i < table.size(); ++i)

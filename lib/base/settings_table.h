@@ -39,6 +39,15 @@ enum class SettingId : int {
   SlurmLocalId,
   HydraLocalRank,
   MvapichLocalRank,
+  // Read by the NCCL drop-in only (lib/nccl): whether an MPI launcher started this process,
+  // NCCL's own debug names, and its mark for the programs a rank starts.
+  OmpiWorldSize,
+  PmixRank,
+  PmiRank,
+  PmiSize,
+  MpiStartedBy,
+  NcclDebug,
+  NcclDebugFile,
   Count
 };
 
@@ -54,6 +63,7 @@ enum class SettingKind {
 enum class SettingSection {
   Hetccl,    // HETCCL_*: set by users, validated whole at communicator creation
   Launcher,  // set by mpirun or srun, read only to pick a device
+  DropIn,    // read by the NCCL drop-in only (docs/NCCL-DROPIN.md)
 };
 
 // One accepted value of an enum setting and the enum value it stands for.

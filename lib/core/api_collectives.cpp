@@ -6,6 +6,7 @@
 #include "core/api_support.h"
 #include "core/dispatch.h"
 #include "core/group.h"
+#include "core/premul_sum.h"
 
 namespace hetccl {
 namespace {
@@ -33,8 +34,10 @@ Status checkType(int type) {
 }
 
 Status checkOp(int op) {
-  if (!isValidReduceOp(op))
-    return HETCCL_STATUS(Code::InvalidArgument, "invalid reduction op %d (valid: 0..%d)", op, kReduceOpCount - 1);
+  if (!isValidReduceOp(op) && !isScaledSumOp(op))
+    return HETCCL_STATUS(Code::InvalidArgument,
+                         "invalid reduction op %d (valid: 0..%d, or one made by hetcclRedOpCreatePreMulSum)", op,
+                         kReduceOpCount - 1);
   return Status::ok();
 }
 
@@ -80,12 +83,23 @@ hetcclResult_t submitCollective(hetcclComm* comm, CollectiveCall call, int type,
   Status status = validate(comm, call, type, op, reduces, name);
   if (!status.isOk()) return report(comm, status);
   call.type = static_cast<ElementType>(type);
-  call.op = reduces ? static_cast<ReduceOp>(op) : ReduceOp::Sum;
+  const bool scaledSum = reduces && isScaledSumOp(op);
+  call.op = reduces && !scaledSum ? static_cast<ReduceOp>(op) : ReduceOp::Sum;
+  if (scaledSum && insideGroup())
+    return report(comm, HETCCL_STATUS(Code::InvalidUsage,
+                                      "%s: an op of RedOpCreatePreMulSum inside a group (it runs through a copy of "
+                                      "the input that cannot outlive the call: call it outside the group)",
+                                      name));
   if (insideGroup()) {
     queueCollective(comm, call);
     return hetcclSuccess;
   }
-  status = runCollective(*comm, call, StreamList(call.stream));
+  if (scaledSum)
+    status = runScaledSum(*comm, call, op, [comm](const CollectiveCall& sum) {
+      return runCollective(*comm, sum, StreamList(sum.stream));
+    });
+  else
+    status = runCollective(*comm, call, StreamList(call.stream));
   poisonOnFailure(*comm, status);
   return report(comm, status);
 }
@@ -116,6 +130,41 @@ using hetccl::Collective;
 using hetccl::CollectiveCall;
 
 extern "C" {
+
+hetcclResult_t hetcclRedOpCreatePreMulSum(hetcclRedOp_t* op, void* scalar, hetcclDataType_t datatype,
+                                          hetcclScalarResidence_t residence, hetcclComm_t comm) {
+  const int type = datatype, where = residence;
+  return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
+    hetccl::CommunicatorHold hold;
+    if (hetccl::Status held = hold.acquire(comm, false); !held.isOk()) return hetccl::report(nullptr, held, comm);
+    hetccl::Status status;
+    if (!op)
+      status = HETCCL_STATUS(hetccl::Code::InvalidArgument, "op (the output pointer) is NULL");
+    else if (!scalar)
+      status = HETCCL_STATUS(hetccl::Code::InvalidArgument, "scalar is NULL");
+    else if (where != hetcclScalarDevice && where != hetcclScalarHostImmediate)
+      status = HETCCL_STATUS(hetccl::Code::InvalidArgument,
+                             "residence %d is neither hetcclScalarDevice nor hetcclScalarHostImmediate", where);
+    else
+      status = hetccl::checkType(type);
+    int made = 0;
+    if (status.isOk()) status = hetccl::createScaledSumOp(*comm, scalar, type, where == hetcclScalarDevice, &made);
+    if (status.isOk()) *op = static_cast<hetcclRedOp_t>(made);
+    return hetccl::report(comm, status);
+  });
+}
+
+hetcclResult_t hetcclRedOpDestroy(hetcclRedOp_t op, hetcclComm_t comm) {
+  const int value = op;
+  return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
+    hetccl::CommunicatorHold hold;
+    if (hetccl::Status held = hold.acquire(comm, false); !held.isOk()) return hetccl::report(nullptr, held, comm);
+    if (!hetccl::isScaledSumOp(value))
+      return hetccl::report(comm, HETCCL_STATUS(hetccl::Code::InvalidArgument,
+                                                "op %d is a built-in op, which cannot be destroyed", value));
+    return hetccl::report(comm, hetccl::destroyScaledSumOp(*comm, value));
+  });
+}
 
 // Each entry point reads its enum arguments as ints before anything else: a C caller may pass
 // any int (the checks refuse it with hetcclInvalidArgument), while C++ code that loads a value

@@ -1,40 +1,11 @@
 // NCCL's collectives, point-to-point calls and groups, forwarded to hetccl's counterparts
 // (same arguments, counts and in-place rules) after the type and op are checked here, so that
-// an unsupported one (fp8) is explained, and PreMulSum
-// ops run as sums of a scaled copy (premul_sum.h) rather than just refused.  On host devices
+// an unsupported one (fp8) is explained rather than just refused.  On host devices
 // each completes before returning (host_completion.h).
 #include "nccl/host_completion.h"
-#include "nccl/premul_sum.h"
 #include "nccl/shim_support.h"
 
 using namespace hetccl_nccl;
-
-namespace {
-
-// The arguments of a reduction, for the sum that runPreMulSum runs from its scaled copy.
-struct Reduction {
-  void* recvbuff;
-  size_t count;
-  hetcclDataType_t type;
-  int root;
-  hetcclComm_t comm;
-  hetcclStream_t stream;
-};
-
-hetcclResult_t allReduceSum(const void* scaled, void* context) {
-  auto* r = static_cast<Reduction*>(context);
-  return hetcclAllReduce(scaled, r->recvbuff, r->count, r->type, hetcclSum, r->comm, r->stream);
-}
-hetcclResult_t reduceScatterSum(const void* scaled, void* context) {
-  auto* r = static_cast<Reduction*>(context);
-  return hetcclReduceScatter(scaled, r->recvbuff, r->count, r->type, hetcclSum, r->comm, r->stream);
-}
-hetcclResult_t reduceSum(const void* scaled, void* context) {
-  auto* r = static_cast<Reduction*>(context);
-  return hetcclReduce(scaled, r->recvbuff, r->count, r->type, hetcclSum, r->root, r->comm, r->stream);
-}
-
-}  // namespace
 
 extern "C" {
 
@@ -43,10 +14,6 @@ ncclResult_t ncclAllReduce(const void* sendbuff, void* recvbuff, size_t count, n
   hetcclDataType_t type;
   hetcclRedOp_t reduction;
   if (ncclResult_t bad = toHetcclType("ncclAllReduce", datatype, &type)) return bad;
-  if (isPreMulSum(op)) {
-    Reduction r{recvbuff, count, type, 0, toHetccl(comm), toHetccl(stream)};
-    return runPreMulSum("ncclAllReduce", op, datatype, sendbuff, count, comm, stream, allReduceSum, &r);
-  }
   if (ncclResult_t bad = toHetcclOp("ncclAllReduce", op, &reduction)) return bad;
   return completeOnHost(
       forward(hetcclAllReduce(sendbuff, recvbuff, count, type, reduction, toHetccl(comm), toHetccl(stream)),
@@ -60,13 +27,6 @@ ncclResult_t ncclReduceScatter(const void* sendbuff, void* recvbuff, size_t recv
   hetcclDataType_t type;
   hetcclRedOp_t reduction;
   if (ncclResult_t bad = toHetcclType("ncclReduceScatter", datatype, &type)) return bad;
-  if (isPreMulSum(op)) {
-    int nranks = 0;
-    if (ncclResult_t bad = forward(hetcclCommCount(toHetccl(comm), &nranks), toHetccl(comm))) return bad;
-    Reduction r{recvbuff, recvcount, type, 0, toHetccl(comm), toHetccl(stream)};
-    return runPreMulSum("ncclReduceScatter", op, datatype, sendbuff, recvcount * size_t(nranks), comm, stream,
-                        reduceScatterSum, &r);
-  }
   if (ncclResult_t bad = toHetcclOp("ncclReduceScatter", op, &reduction)) return bad;
   return completeOnHost(
       forward(hetcclReduceScatter(sendbuff, recvbuff, recvcount, type, reduction, toHetccl(comm), toHetccl(stream)),
@@ -111,10 +71,6 @@ ncclResult_t ncclReduce(const void* sendbuff, void* recvbuff, size_t count, nccl
   hetcclDataType_t type;
   hetcclRedOp_t reduction;
   if (ncclResult_t bad = toHetcclType("ncclReduce", datatype, &type)) return bad;
-  if (isPreMulSum(op)) {
-    Reduction r{recvbuff, count, type, root, toHetccl(comm), toHetccl(stream)};
-    return runPreMulSum("ncclReduce", op, datatype, sendbuff, count, comm, stream, reduceSum, &r);
-  }
   if (ncclResult_t bad = toHetcclOp("ncclReduce", op, &reduction)) return bad;
   return completeOnHost(
       forward(hetcclReduce(sendbuff, recvbuff, count, type, reduction, root, toHetccl(comm), toHetccl(stream)),
@@ -162,5 +118,28 @@ HETCCL_NCCL_PROFILING_ALIAS(ncclGroupStart);
 
 ncclResult_t ncclGroupEnd() { return leaveGroup(forward(hetcclGroupEnd(), nullptr)); }
 HETCCL_NCCL_PROFILING_ALIAS(ncclGroupEnd);
+
+// Forwarded to hetccl's (core/premul_sum.h): the scaled sum of a copy of the input.
+ncclResult_t ncclRedOpCreatePreMulSum(ncclRedOp_t* op, void* scalar, ncclDataType_t datatype,
+                                      ncclScalarResidence_t residence, ncclComm_t comm) {
+  static_assert(int(ncclScalarDevice) == int(hetcclScalarDevice) &&
+                    int(ncclScalarHostImmediate) == int(hetcclScalarHostImmediate),
+                "NCCL and hetccl scalar residences must share their values");
+  hetcclDataType_t type;
+  if (ncclResult_t bad = toHetcclType("ncclRedOpCreatePreMulSum", datatype, &type)) return bad;
+  hetcclRedOp_t made = hetcclSum;
+  const ncclResult_t result =
+      forward(hetcclRedOpCreatePreMulSum(op ? &made : nullptr, scalar, type,
+                                         static_cast<hetcclScalarResidence_t>(int(residence)), toHetccl(comm)),
+              toHetccl(comm));
+  if (result == ncclSuccess) *op = static_cast<ncclRedOp_t>(int(made));
+  return result;
+}
+HETCCL_NCCL_PROFILING_ALIAS(ncclRedOpCreatePreMulSum);
+
+ncclResult_t ncclRedOpDestroy(ncclRedOp_t op, ncclComm_t comm) {
+  return forward(hetcclRedOpDestroy(static_cast<hetcclRedOp_t>(int(op)), toHetccl(comm)), toHetccl(comm));
+}
+HETCCL_NCCL_PROFILING_ALIAS(ncclRedOpDestroy);
 
 }  // extern "C"

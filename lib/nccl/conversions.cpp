@@ -30,7 +30,8 @@ ncclResult_t toHetcclType(const char* function, ncclDataType_t type, hetcclDataT
 
 ncclResult_t toHetcclOp(const char* function, ncclRedOp_t op, hetcclRedOp_t* out) {
   int value = int(op);
-  if (value >= 0 && value < int(hetcclNumOps)) {
+  // From hetcclNumOps on: made by ncclRedOpCreatePreMulSum, which hetccl checks.
+  if (value >= 0) {
     *out = static_cast<hetcclRedOp_t>(value);
     return ncclSuccess;
   }

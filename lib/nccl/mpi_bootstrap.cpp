@@ -7,6 +7,8 @@
 #include <mpi.h>
 #include <unistd.h>
 
+#include "base/settings_reader.h"
+#include "base/settings_table.h"
 #include "client/mpi_startup.h"
 #include "nccl/shim_support.h"
 
@@ -14,20 +16,19 @@ namespace hetccl_nccl {
 namespace {
 
 // The launchers' own variables: Open MPI's mpirun, PMIx (srun --mpi=pmix, Open MPI), PMI-1/2
-// (MPICH's hydra, srun --mpi=pmi2), MVAPICH.
+// (MPICH's hydra, srun --mpi=pmi2).
 bool startedByMpiLauncher() {
-  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE", "MV2_COMM_WORLD_RANK"})
-    if (std::getenv(name)) return true;
+  using Id = hetccl::SettingId;
+  for (Id id : {Id::OmpiWorldSize, Id::PmixRank, Id::PmiRank, Id::PmiSize})
+    if (hetccl::settingText(id)) return true;
   return false;
 }
 
 // Set by the process that started MPI at load, for its children: a program it runs (a
 // compiler, nvidia-smi) inherits the launcher's variables and, through LD_PRELOAD, the drop-in,
 // but is no rank of the job and must not join it.
-constexpr const char* kStartedBy = "HETCCL_MPI_STARTED_BY_PID";
-
 bool aChildOfARank() {
-  const char* startedBy = std::getenv(kStartedBy);
+  const char* startedBy = hetccl::settingText(hetccl::SettingId::MpiStartedBy);
   return startedBy && std::strtol(startedBy, nullptr, 10) != long(::getpid());
 }
 
@@ -53,7 +54,7 @@ __attribute__((constructor)) void startMpiAtLoad() {
   MPI_Initialized(&initialised);
   if (initialised) return;  // started by a library loaded before this one: see mpi_bootstrap.h
   if (start("loading the NCCL drop-in") != ncclSuccess) return;  // the first NCCL call reports it
-  ::setenv(kStartedBy, std::to_string(::getpid()).c_str(), 1);
+  ::setenv(hetccl::settingSpec(hetccl::SettingId::MpiStartedBy).name, std::to_string(::getpid()).c_str(), 1);
 }
 
 }  // namespace

@@ -5,21 +5,25 @@
 // other value is left alone, as NCCL ignores what it does not know.  NCCL_DEBUG_FILE's %h and
 // %p mean what HETCCL_DEBUG_FILE's do (host, pid).
 #include <cstdlib>
-#include <cstring>
 #include <initializer_list>
 
 #include <strings.h>
 
+#include "base/settings_reader.h"
+#include "base/settings_table.h"
+
 namespace {
 
 __attribute__((constructor)) void takeNcclDebugSettings() {
-  const char* level = std::getenv("NCCL_DEBUG");
-  if (level && !std::getenv("HETCCL_DEBUG")) {
+  using hetccl::SettingId;
+  const char* level = hetccl::settingText(SettingId::NcclDebug);
+  if (level && !hetccl::settingText(SettingId::Debug)) {
     for (const char* known : {"WARN", "INFO", "TRACE"})
-      if (strcasecmp(level, known) == 0) ::setenv("HETCCL_DEBUG", known, 0);
+      if (strcasecmp(level, known) == 0) ::setenv(hetccl::settingSpec(SettingId::Debug).name, known, 0);
   }
-  const char* file = std::getenv("NCCL_DEBUG_FILE");
-  if (file && !std::getenv("HETCCL_DEBUG_FILE")) ::setenv("HETCCL_DEBUG_FILE", file, 0);
+  const char* file = hetccl::settingText(SettingId::NcclDebugFile);
+  if (file && !hetccl::settingText(SettingId::DebugFile))
+    ::setenv(hetccl::settingSpec(SettingId::DebugFile).name, file, 0);
 }
 
 }  // namespace

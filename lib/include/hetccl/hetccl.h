@@ -52,7 +52,9 @@ typedef enum {
   hetcclMax = 2, /* NaN-propagating, +0 > -0 (IEEE 754-2019 maximum) */
   hetcclMin = 3, /* NaN-propagating, -0 < +0 (IEEE 754-2019 minimum) */
   hetcclAvg = 4, /* sum, then divided once by the rank count */
-  hetcclNumOps = 5
+  hetcclNumOps = 5,
+  /* Ops made by hetcclRedOpCreatePreMulSum lie from hetcclNumOps up to this (as NCCL's). */
+  hetcclMaxRedOp = 0x7fffffff
 } hetcclRedOp_t;
 
 /* Element types: NCCL's values. */
@@ -74,6 +76,18 @@ typedef enum {
   hetcclBfloat16 = 9,
   hetcclNumTypes = 10
 } hetcclDataType_t;
+
+/* A reduction op of one communicator (NCCL's ncclRedOpCreatePreMulSum): each rank's input is
+ * multiplied by its own scalar (of `datatype`; read now from host memory, or at each use from
+ * device memory), then summed, in all-reduce, reduce and reduce-scatter.  Bit-exact rule: each
+ * product is rounded once to the type (half and bfloat16 computed in float; integers wrap),
+ * and the products are summed as by hetcclSum.  Runs through host memory (a copy of the input
+ * is scaled there), so the call waits for its stream; not inside a group.  The op's value is
+ * hetcclNumOps or more. */
+typedef enum { hetcclScalarDevice = 0, hetcclScalarHostImmediate = 1 } hetcclScalarResidence_t;
+hetcclResult_t hetcclRedOpCreatePreMulSum(hetcclRedOp_t* op, void* scalar, hetcclDataType_t datatype,
+                                          hetcclScalarResidence_t residence, hetcclComm_t comm);
+hetcclResult_t hetcclRedOpDestroy(hetcclRedOp_t op, hetcclComm_t comm);
 
 /* Per-communicator settings.  Initialise with HETCCL_CONFIG_INITIALIZER; a field left at its
  * "undefined" value takes the environment's setting (HETCCL_*), then the built-in default.
