@@ -16,9 +16,9 @@ struct ScaledSumOp {
   bool live = false;
   const hetcclComm* comm = nullptr;
   ElementType type = ElementType::Float32;
-  bool onDevice = false;              // read at each use
+  bool onDevice = false;  // read at each use
   const void* devicePointer = nullptr;
-  unsigned char hostValue[8] = {};    // copied at creation
+  unsigned char hostValue[8] = {};  // copied at creation
 };
 
 // Op value = hetcclNumOps + slot.  NCCL's ncclRedOp_t keeps created ops below 2^31.

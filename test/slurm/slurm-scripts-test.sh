@@ -15,7 +15,8 @@
 #      train-torch.sbatch (DDP over the hetccl backend) if the torch extension is built;
 #   4. hetccl-rank-env.sh on the mixed node (gpu:nv:1,gpu:amd:1, where Slurm numbers the AMD
 #      GPU 1) and on the AMD node, against a fake PCI device tree: each rank keeps only its
-#      vendor's *_VISIBLE_DEVICES, renumbered for its vendor.
+#      vendor's *_VISIBLE_DEVICES, renumbered for its vendor;
+#   5. the NCCL framework replay under srun --mpi=pmix, if the drop-in is built.
 # Every daemon is stopped on exit, whatever happened (trap EXIT); a signal ends the test the
 # same way.  Exit status 77 (CTest: SKIP_RETURN_CODE) when Slurm is not installed or cannot
 # start here -- unless HETCCL_SLURM_TEST_REQUIRED=1, which makes that a failure.
@@ -293,6 +294,27 @@ expect_map '^hetccl-rank-env: rank 1/2 node mixnode .*vendor amd .*device hip id
   "mixed node, AMD rank: hip, ROCR_VISIBLE_DEVICES=0 (Slurm: 1 of 0,1), no CUDA_VISIBLE_DEVICES"
 expect_map '^hetccl-rank-env: rank 1/2 node amdnode .*vendor amd \(GPUs on the node\) device hip id 1 .*CUDA_VISIBLE_DEVICES=<unset> ROCR_VISIBLE_DEVICES=0,1( |$)' \
   "AMD node: second rank on hip device 1, ROCR_VISIBLE_DEVICES=0,1 kept, CUDA_VISIBLE_DEVICES dropped"
+
+# 5. The framework replay (test/nccl/framework_replay.c: communicators made lazily by their
+#    members, in rank-dependent order, ids through a file store, no MPI calls of its own) under
+#    srun --mpi=pmix over both nodes, as a PyTorch job on Slurm is started: the NCCL drop-in
+#    sees the PMIx launcher and starts MPI when it loads.
+replay=$build/test/nccl/framework_replay
+if [ -x "$replay" ]; then
+  store=$work/replay-store
+  mkdir -p "$store"
+  out=$work/out/replay-srun.out
+  if timeout "$(time_left)" srun -N 2 -n 4 --mpi=pmix \
+    env HETCCL_DEVICE=host HETCCL_EMULATE_VENDORS=nvidia:2,amd:2 HETCCL_REPLAY_STORE="$store" "$replay" >"$out" 2>&1 &&
+    [ "$(grep -c 'checks passed$' "$out")" -eq 4 ]; then
+    pass "framework replay under srun --mpi=pmix: 4 ranks, every check passed"
+  else
+    fail "framework replay under srun --mpi=pmix"
+    show_output "$out"
+  fi
+else
+  say "framework replay: not built (no NCCL drop-in), not run"
+fi
 
 report_cores
 say "$failures failure(s)"
