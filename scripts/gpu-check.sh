@@ -165,7 +165,7 @@ run_step configure 90 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_CUDA_COMPILER="$nvcc_path" -DCMAKE_CUDA_ARCHITECTURES="${HETCCL_CUDA_ARCHS:-90}" \
   -DHETCCL_WITH_CUDA=ON -DHETCCL_WITH_HIP=OFF -DHETCCL_BUILD_BENCH=$bench_flag "${mpi_args[@]}"
 targets=(hetccl hetccl-device-cuda hetccl-perf hetccl-device-loader-tests hetccl-device-cuda-tests
-         hetccl-bench-device-reduce hetccl-mpi-tests)
+         hetccl-bench-device-reduce hetccl-mpi-tests hetccl-nccl framework_replay)
 available=()
 target_list=$(cmake --build "$build" --target help 2>/dev/null)
 for t in "${targets[@]}"; do
@@ -280,6 +280,23 @@ else
   else
     record async-2ranks "NOT RUN" 0 "hetccl-mpi-tests not built"
   fi
+fi
+
+# ---- the NCCL framework replay on the GPU ---------------------------------------------------
+# test/nccl/framework_replay.c: lazy member-only groups in rank-dependent order, non-blocking
+# creation, a watchdog thread, pairs, split, PreMulSum, abort of one group; 4 ranks sharing the
+# GPU (hetccl's own plans: NCCL refuses one GPU twice), data moved in and out through the
+# drop-in itself (--staged), since the program cannot read device memory.
+replay=$(exe framework_replay)
+if [ "$gpu_present" = 1 ] && [ -n "$replay" ]; then
+  run_step framework-replay 90 env HETCCL_DEVICE=cuda HETCCL_DEBUG=WARN HETCCL_ISLAND_LIBRARY=off \
+    HETCCL_STAGING=force HETCCL_EMULATE_VENDORS=nvidia:2,amd:2 \
+    "$root/test/nccl/run_replay.sh" "$logs/replay-store" "$mpirun_cmd" -np 4 --oversubscribe "$replay" --staged
+  replayed=$(grep -c 'checks passed$' "$logs/framework-replay.log")
+  [ "$replayed" = 4 ] || missed_last
+  note_last "${replayed:-0} of 4 ranks passed every check; target 4"
+else
+  record framework-replay "NOT RUN" 0 "no GPU or framework_replay not built"
 fi
 
 # ---- summary -------------------------------------------------------------------------------

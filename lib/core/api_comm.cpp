@@ -2,6 +2,7 @@
 #include "core/api_support.h"
 #include "core/bootstrap_mpi.h"
 #include "core/group.h"
+#include "core/rendezvous_mpi.h"
 
 using hetccl::Code;
 using hetccl::report;
@@ -19,6 +20,15 @@ hetcclResult_t hetcclCommInitMPI(hetcclComm_t* comm, MPI_Comm mpiComm, const het
       return report(nullptr, HETCCL_STATUS(Code::InvalidUsage, "MPI is not initialised (call MPI_Init first)"));
     if (mpiComm == MPI_COMM_NULL)
       return report(nullptr, HETCCL_STATUS(Code::InvalidArgument, "mpiComm is MPI_COMM_NULL"));
+    // Over every process of the job, this call is as good a moment as MPI's start to make the
+    // job channel (a collective of all of them, which they are all in): communicators made
+    // from unique ids later need it, also the NCCL drop-in's standing in as an island library.
+    int size = 0, jobSize = 0;
+    MPI_Comm_size(mpiComm, &size);
+    MPI_Comm_size(MPI_COMM_WORLD, &jobSize);
+    if (size == jobSize) {
+      if (hetccl::Status made = hetccl::ensureJobChannel("hetcclJobInit"); !made.isOk()) return report(nullptr, made);
+    }
     std::unique_ptr<hetccl::Bootstrap> members;
     hetccl::Status status = hetccl::MpiBootstrap::duplicate(mpiComm, &members);
     if (status.isOk()) status = hetccl::createCommunicator(std::move(members), config, comm);

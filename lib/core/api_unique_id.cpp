@@ -56,8 +56,15 @@ hetcclResult_t hetcclJobInit(void) {
 hetcclResult_t hetcclGetUniqueId(hetcclUniqueId* uniqueId) {
   return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
     if (!uniqueId) return report(nullptr, HETCCL_STATUS(Code::InvalidArgument, "uniqueId is NULL"));
-    // The maker answers the members' rendezvous on the job channel: it must exist by then.
-    if (Status ready = hetccl::ensureJobChannel(__func__); !ready.isOk()) return report(nullptr, ready);
+    // The maker's rank is all the id needs; the job channel is needed only by the creation
+    // (hetcclCommInitRank), which every member calls -- where a channel still missing is then
+    // made (an island library's members are all in their creation at once, its maker alone
+    // here).
+    int initialised = 0, finalised = 0;
+    MPI_Initialized(&initialised);
+    MPI_Finalized(&finalised);
+    if (!initialised || finalised)
+      return report(nullptr, HETCCL_STATUS(Code::InvalidUsage, "MPI is not initialised (call MPI_Init first)"));
     *uniqueId = hetccl::makeUniqueId(jobRank(), jobSize());
     return hetcclSuccess;
   });

@@ -22,7 +22,8 @@
 namespace hetccl {
 
 // Makes the job channel unless it exists (collective over MPI_COMM_WORLD then); `why` says who
-// asks, for the log when it is made late (not at MPI's start).  MPI must be initialised.
+// asks, for the log when it is made late: anything but "hetcclJobInit" (MPI's start, or a
+// creation over every process of the job) warns.  MPI must be initialised.
 Status ensureJobChannel(const char* why);
 // The job channel; ensureJobChannel must have succeeded.
 MPI_Comm jobChannel();

@@ -32,7 +32,10 @@ bool aChildOfARank() {
   return startedBy && std::strtol(startedBy, nullptr, 10) != long(::getpid());
 }
 
-// MPI_Init_thread unless MPI runs; the job channel either way.
+// MPI_Init_thread unless MPI runs, and then the job channel (MPI's start is the moment for
+// it).  Started by someone else, MPI has the channel from there (the program's MPI_Init below,
+// a hetcclCommInitMPI over the whole job) or gets it at the first creation; not here, where
+// an id's maker may be alone (hetccl's island setup calls this drop-in so).
 ncclResult_t start(const char* function) {
   std::string why;
   const hetccl_client::MpiStartup startup = hetccl_client::startMpiIfNeeded(&why);
@@ -40,8 +43,8 @@ ncclResult_t start(const char* function) {
     case hetccl_client::MpiStartup::StartedNow:
       // Runs after main returns, before the handlers registered earlier (the application's).
       std::atexit(hetccl_client::finalizeMpiIfStartedHere);
-      [[fallthrough]];
-    case hetccl_client::MpiStartup::AlreadyRunning: return forward(hetcclJobInit(), nullptr);
+      return forward(hetcclJobInit(), nullptr);
+    case hetccl_client::MpiStartup::AlreadyRunning: return ncclSuccess;
     case hetccl_client::MpiStartup::AlreadyFinalised: return fail(ncclInvalidUsage, function, "%s", why.c_str());
     case hetccl_client::MpiStartup::InitFailed: break;
   }

@@ -20,8 +20,8 @@
 
 namespace hetccl_nccl {
 
-// Ready for hetccl: MPI initialised (here, if nobody has: MPI_Init_thread(MPI_THREAD_MULTIPLE))
-// and the job channel made.  ncclInvalidUsage if MPI has been finalised.
+// Ready for hetccl: MPI initialised (here, if nobody has: MPI_Init_thread(MPI_THREAD_MULTIPLE),
+// then the job channel).  ncclInvalidUsage if MPI has been finalised.
 ncclResult_t ensureMpiInitialised(const char* function);
 
 }  // namespace hetccl_nccl

@@ -74,6 +74,10 @@ int main(void) {
         "an id not made by ncclGetUniqueId is refused");
   check(strstr(ncclGetLastError(NULL), "unique id") != NULL, "the refusal names the unique id");
   check(ncclCommInitRank(&other, 1, id, 3) == ncclInvalidArgument, "rank >= nranks is refused");
+  /* More ranks than the MPI job has processes: what a torchrun worker (a job of its own) sees. */
+  check(ncclCommInitRank(&other, 2, id, 0) == ncclInvalidUsage && other == NULL,
+        "a communicator larger than the MPI job is refused");
+  check(strstr(ncclGetLastError(NULL), "mpirun -np N") != NULL, "the refusal says how to start the job");
   ncclConfig_t unset;
   memset(&unset, 0, sizeof unset);
   check(ncclCommInitRankConfig(&other, 1, id, 0, &unset) == ncclInvalidArgument,

@@ -142,8 +142,9 @@ typedef struct {
 /* Readies this process for communicators made from ids: collective over MPI_COMM_WORLD, once
  * per process, right after MPI_Init (hetccl keeps a duplicate of MPI_COMM_WORLD of its own for
  * the members' rendezvous, so that none of its messages can match the program's own).  Later
- * calls do nothing.  A program that does not call it gets it from its first
- * hetcclGetUniqueId or hetcclCommInitRank, which every process must then reach. */
+ * calls do nothing; a hetcclCommInitMPI over every process of the job does it too.  A program
+ * that does neither gets it from its first hetcclCommInitRank, which every process must then
+ * reach. */
 hetcclResult_t hetcclJobInit(void);
 /* A fresh id, made on this process (which will be the members' meeting point). */
 hetcclResult_t hetcclGetUniqueId(hetcclUniqueId* uniqueId);
