@@ -26,8 +26,9 @@
  *  4. a world communicator (id from rank 0; every rank gets here), ncclCommSplit of it
  *     (color = rank % 2, key = rank) with an all-reduce on the child, and a PreMulSum op (0.5,
  *     host immediate) on the world;
- *  5. ncclCommAbort of the DP communicators on all their members (from the main thread, after
- *     taking them off the watchdog's list), then one more checked all-reduce on TP and PP;
+ *  5. ncclCommAbort of the DP communicators on all their members, by the watchdog thread
+ *     (which takes them off its list first) while the main thread runs one more checked
+ *     all-reduce on TP and PP;
  *  6. every communicator destroyed, even ranks in creation order, odd ranks in reverse.
  * Every group's communicator is made lazily, at its first collective, by its members only (with
  * ncclCommInitRankConfig and their rank in the group), from an id its lowest world rank makes with
@@ -228,6 +229,34 @@ static void watch_remove(ncclComm_t comm) {
   pthread_mutex_unlock(&g_lock);
 }
 
+/* An abort asked of the watchdog, as ProcessGroupNCCL's watchdog aborts a timed-out group
+ * while the training thread goes on with the others: 0 none, 1 asked, 2 done (its result in
+ * g_abort_result). */
+static ncclComm_t g_abort_comm;
+static int g_abort_state;
+static ncclResult_t g_abort_result;
+
+static void abort_from_watchdog(ncclComm_t comm) {
+  pthread_mutex_lock(&g_lock);
+  g_abort_comm = comm;
+  g_abort_state = 1;
+  pthread_mutex_unlock(&g_lock);
+}
+
+/* Waits (at most WAIT_S) for the watchdog's abort; its result, or ncclInternalError. */
+static ncclResult_t abort_result(void) {
+  const double deadline = now_s() + WAIT_S;
+  for (;;) {
+    pthread_mutex_lock(&g_lock);
+    const int state = g_abort_state;
+    const ncclResult_t result = g_abort_result;
+    pthread_mutex_unlock(&g_lock);
+    if (state == 2) return result;
+    if (now_s() > deadline) return ncclInternalError;
+    sleep_ms(1);
+  }
+}
+
 static void* watchdog(void* unused) {
   (void)unused;
   for (;;) {
@@ -235,6 +264,19 @@ static void* watchdog(void* unused) {
     if (g_watch_stop) {
       pthread_mutex_unlock(&g_lock);
       return NULL;
+    }
+    if (g_abort_state == 1) {
+      ncclComm_t doomed = g_abort_comm;
+      for (int i = 0; i < g_nwatched; ++i)
+        if (g_watched[i].comm == doomed) {
+          g_watched[i] = g_watched[--g_nwatched];
+          break;
+        }
+      pthread_mutex_unlock(&g_lock); /* the main thread goes on meanwhile */
+      const ncclResult_t result = ncclCommAbort(doomed);
+      pthread_mutex_lock(&g_lock);
+      g_abort_result = result;
+      g_abort_state = 2;
     }
     for (int i = 0; i < g_nwatched; ++i) {
       ncclResult_t async = ncclInternalError;
@@ -898,11 +940,11 @@ int main(int argc, char** argv) {
   do_premulsum(&world);
   mpi_guard("after the world and its split");
 
-  /* 5. Abort DP everywhere (main thread); TP and PP go on. */
-  step("ncclCommAbort(%s)", dp.name);
-  if (dp.state == LIVE) {
-    watch_remove(dp.comm);
-    check_result(ncclCommAbort(dp.comm), NULL, "ncclCommAbort(%s)", dp.name);
+  /* 5. The watchdog thread aborts DP everywhere while the main thread goes on with TP and PP. */
+  step("ncclCommAbort(%s) from the watchdog thread", dp.name);
+  const int aborting = dp.state == LIVE;
+  if (aborting) {
+    abort_from_watchdog(dp.comm);
     dp.state = ABORTED;
   }
   if (in_order) {
@@ -912,6 +954,7 @@ int main(int argc, char** argv) {
     do_allreduce(&pp, 41);
     do_allreduce(&tp, 40);
   }
+  if (aborting) check_result(abort_result(), NULL, "ncclCommAbort(%s) on the watchdog thread", dp.name);
   mpi_guard("after the abort");
 
   /* 6. Destroy: even ranks in creation order, odd ranks in reverse. */
