@@ -13,20 +13,15 @@ hetcclResult_t hetcclCommInitMPI(hetcclComm_t* comm, MPI_Comm mpiComm, const het
   return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
     if (!comm) return report(nullptr, HETCCL_STATUS(Code::InvalidArgument, "comm (the output pointer) is NULL"));
     *comm = nullptr;
-    int initialized = 0, finalized = 0;
-    MPI_Initialized(&initialized);
-    MPI_Finalized(&finalized);
-    if (!initialized || finalized)
-      return report(nullptr, HETCCL_STATUS(Code::InvalidUsage, "MPI is not initialised (call MPI_Init first)"));
+    if (hetccl::Status running = hetccl::checkMpiRunning(); !running.isOk()) return report(nullptr, running);
     if (mpiComm == MPI_COMM_NULL)
       return report(nullptr, HETCCL_STATUS(Code::InvalidArgument, "mpiComm is MPI_COMM_NULL"));
     // Over every process of the job, this call is as good a moment as MPI's start to make the
     // job channel (a collective of all of them, which they are all in): communicators made
     // from unique ids later need it, also the NCCL drop-in's standing in as an island library.
-    int size = 0, jobSize = 0;
+    int size = 0;
     MPI_Comm_size(mpiComm, &size);
-    MPI_Comm_size(MPI_COMM_WORLD, &jobSize);
-    if (size == jobSize) {
+    if (size == hetccl::mpiJobSize()) {
       if (hetccl::Status made = hetccl::ensureJobChannel("hetcclJobInit"); !made.isOk()) return report(nullptr, made);
     }
     std::unique_ptr<hetccl::Bootstrap> members;

@@ -13,18 +13,6 @@ using hetccl::Status;
 
 namespace {
 
-int jobRank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
-
-int jobSize() {
-  int size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
-
 // config.blocking, in a config whose size reaches the field (an older header's has none):
 // *nonBlocking for 0; undefined or 1 blocks; anything else is refused.
 Status readBlocking(const hetcclConfig_t* config, bool* nonBlocking) {
@@ -60,12 +48,8 @@ hetcclResult_t hetcclGetUniqueId(hetcclUniqueId* uniqueId) {
     // (hetcclCommInitRank), which every member calls -- where a channel still missing is then
     // made (an island library's members are all in their creation at once, its maker alone
     // here).
-    int initialised = 0, finalised = 0;
-    MPI_Initialized(&initialised);
-    MPI_Finalized(&finalised);
-    if (!initialised || finalised)
-      return report(nullptr, HETCCL_STATUS(Code::InvalidUsage, "MPI is not initialised (call MPI_Init first)"));
-    *uniqueId = hetccl::makeUniqueId(jobRank(), jobSize());
+    if (Status running = hetccl::checkMpiRunning(); !running.isOk()) return report(nullptr, running);
+    *uniqueId = hetccl::makeUniqueId(hetccl::mpiJobRank(), hetccl::mpiJobSize());
     return hetcclSuccess;
   });
 }
@@ -85,13 +69,13 @@ hetcclResult_t hetcclCommInitRank(hetcclComm_t* comm, int nranks, hetcclUniqueId
     bool nonBlocking = false;
     if (Status read = readBlocking(config, &nonBlocking); !read.isOk()) return report(nullptr, read);
     if (Status ready = hetccl::ensureJobChannel(__func__); !ready.isOk()) return report(nullptr, ready);
-    if (nranks > jobSize())
+    if (nranks > hetccl::mpiJobSize())
       return report(nullptr, HETCCL_STATUS(Code::InvalidUsage,
                                            "nranks %d is more than the %d process(es) of this MPI job: every rank must "
                                            "be a process of one MPI job (start it with mpirun -np N or srun -n N; a "
                                            "launcher that is not MPI's, such as torchrun, makes each process a job "
                                            "of its own)",
-                                           nranks, jobSize()));
+                                           nranks, hetccl::mpiJobSize()));
     const double timeout = settings.timeoutSeconds;
     if (nonBlocking) {
       auto connect = [id, nranks, rank, timeout](const std::function<bool()>& stopped,

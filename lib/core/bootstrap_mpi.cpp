@@ -163,17 +163,31 @@ Status MpiBootstrap::createGroup(const std::vector<int>& jobRanks, int tag, std:
   return Status::ok();
 }
 
-int MpiBootstrap::jobRank() const {
+int mpiJobRank() {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   return rank;
 }
 
-int MpiBootstrap::jobSize() const {
+int mpiJobSize() {
   int size = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   return size;
 }
+
+Status checkMpiRunning() {
+  int initialised = 0, finalised = 0;
+  MPI_Initialized(&initialised);
+  MPI_Finalized(&finalised);
+  if (!initialised || finalised)
+    return HETCCL_STATUS(Code::InvalidUsage,
+                         "MPI is not initialised (call MPI_Init first; every process must be a "
+                         "rank of an MPI job, started by mpirun or srun)");
+  return Status::ok();
+}
+
+int MpiBootstrap::jobRank() const { return mpiJobRank(); }
+int MpiBootstrap::jobSize() const { return mpiJobSize(); }
 
 Status MpiBootstrap::allGather(const void* mine, size_t bytes, void* all) {
   const int n = static_cast<int>(bytes);

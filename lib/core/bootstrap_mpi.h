@@ -9,6 +9,12 @@
 
 namespace hetccl {
 
+// This process's place in MPI_COMM_WORLD.
+int mpiJobRank();
+int mpiJobSize();
+// InvalidUsage unless MPI is initialised and not finalised.
+Status checkMpiRunning();
+
 class MpiBootstrap : public Bootstrap {
  public:
   // Duplicates `userComm` (collective over it); errors come back as codes, not aborts.

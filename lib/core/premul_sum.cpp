@@ -120,9 +120,9 @@ Status runScaledSum(hetcclComm& comm, CollectiveCall call, int op,
   if (scaled.type != call.type)
     return HETCCL_STATUS(Code::InvalidArgument, "reduction op %d was made for %s, not %s", op,
                          elementTypeName(scaled.type), elementTypeName(call.type));
-  const bool readsInput = call.collective != Collective::Broadcast;
+  // Every member reads its whole input: count elements, or count per rank in a reduce-scatter.
   const size_t count = call.collective == Collective::ReduceScatter ? call.count * size_t(comm.nranks) : call.count;
-  const size_t bytes = readsInput ? count * elementSize(call.type) : 0;
+  const size_t bytes = count * elementSize(call.type);
   Device& device = *comm.device;
   // The input (and a scalar in device memory) is written by work queued on the caller's stream.
   HETCCL_TRY(device.synchronizeStream(call.stream));

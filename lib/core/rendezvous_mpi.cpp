@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "base/log.h"
+#include "core/bootstrap_mpi.h"
 
 namespace hetccl {
 namespace {
@@ -47,12 +48,6 @@ Status mpiFailed(const char* call, int rc) {
   return HETCCL_STATUS(Code::SystemError, "%s on hetccl's job channel failed (MPI error %d)", call, rc);
 }
 
-int jobRankOfThisProcess() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
-
 // What has arrived on the job channel for the rendezvous, by token: every waiting thread
 // drains the channel into it (under the lock) and takes what is its own, so that a maker
 // meeting two groups at once, or a member waiting for two answers, never takes another's.
@@ -63,7 +58,7 @@ class Inbox {
     return inbox;
   }
 
-  // Drains what has arrived; false with *failure if MPI fails.
+  // Files whatever has arrived on the rendezvous's tags.
   Status pump() {
     std::lock_guard<std::mutex> guard(lock_);
     for (int tag : {kHelloTag, kAnswerTag}) {
@@ -167,7 +162,7 @@ Status checkArrivals(const std::vector<Hello>& arrived, int nranks, std::vector<
       return HETCCL_STATUS(Code::InvalidArgument,
                            "the members of one unique id disagree on nranks: %d (job rank %d) and %d (the id's maker, "
                            "job rank %d)",
-                           hello.nranks, hello.jobRank, nranks, jobRankOfThisProcess());
+                           hello.nranks, hello.jobRank, nranks, mpiJobRank());
     if (hello.rank < 0 || hello.rank >= nranks || (*jobRanks)[size_t(hello.rank)] != -1)
       return HETCCL_STATUS(Code::InvalidArgument,
                            "rank %d of one unique id is given by two processes (job ranks %d and %d)", hello.rank,
@@ -204,13 +199,7 @@ Status pollUntil(const std::function<Status(bool*)>& ready, const std::function<
 Status ensureJobChannel(const char* why) {
   std::lock_guard<std::mutex> guard(channelLock);
   if (channel != MPI_COMM_NULL) return Status::ok();
-  int initialised = 0, finalised = 0;
-  MPI_Initialized(&initialised);
-  MPI_Finalized(&finalised);
-  if (!initialised || finalised)
-    return HETCCL_STATUS(Code::InvalidUsage,
-                         "MPI is not initialised (every process must be a rank of an MPI job, "
-                         "started by mpirun or srun, with MPI initialised)");
+  HETCCL_TRY(checkMpiRunning());
   if (std::strcmp(why, "hetcclJobInit") != 0)
     HETCCL_WARN(
         "hetccl's job channel is made by %s, not when MPI started: every process of the job must reach this call "
@@ -237,9 +226,8 @@ int creationTag(const UniqueIdContents& id) {
 
 Status meetMembers(const UniqueIdContents& id, int nranks, int rank, const std::function<bool()>& stopped,
                    double timeoutSeconds, std::vector<int>* jobRanks) {
-  const int myJobRank = jobRankOfThisProcess();
-  int jobSize = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &jobSize);
+  const int myJobRank = mpiJobRank();
+  const int jobSize = mpiJobSize();
   if (id.jobSize != jobSize)
     return HETCCL_STATUS(Code::InvalidArgument,
                          "the unique id was made in a job of %d processes, this one has %d (an id from another job?)",

@@ -26,6 +26,13 @@ ncclResult_t checkConfig(const char* function, const ncclConfig_t* config) {
   return ncclSuccess;
 }
 
+// ncclSuccess for a live communicator, else hetccl's refusal (NULL, destroyed, foreign): the
+// calls that have nothing of hetccl's to forward still answer misuse as NCCL would.
+ncclResult_t checkLive(ncclComm_t comm) {
+  int count = 0;
+  return forward(hetcclCommCount(toHetccl(comm), &count), toHetccl(comm));
+}
+
 // Every entry that creates a communicator from ids.  `id` NULL means the caller had none.
 ncclResult_t initRank(const char* function, ncclComm_t* comm, int nranks, const ncclUniqueId* id, int rank,
                       const ncclConfig_t* config) {
@@ -159,46 +166,34 @@ HETCCL_NCCL_PROFILING_ALIAS(ncclCommGetAsyncError);
 // back the buffer as its handle and deregistering does nothing.  The communicator is checked
 // all the same, so misuse is reported as NCCL would.
 ncclResult_t ncclCommRegister(const ncclComm_t comm, void* buff, size_t size, void** handle) {
-  int count = 0;
-  ncclResult_t result = forward(hetcclCommCount(toHetccl(comm), &count), toHetccl(comm));
-  if (result != ncclSuccess) return result;
+  if (ncclResult_t dead = checkLive(comm)) return dead;
   if (!handle) return fail(ncclInvalidArgument, "ncclCommRegister", "handle is NULL");
   *handle = buff;
   return ncclSuccess;
 }
 HETCCL_NCCL_PROFILING_ALIAS(ncclCommRegister);
 
-ncclResult_t ncclCommDeregister(const ncclComm_t comm, void* handle) {
-  int count = 0;
-  return forward(hetcclCommCount(toHetccl(comm), &count), toHetccl(comm));
-}
+ncclResult_t ncclCommDeregister(const ncclComm_t comm, void* handle) { return checkLive(comm); }
 HETCCL_NCCL_PROFILING_ALIAS(ncclCommDeregister);
 
 // Windows let NCCL's symmetric kernels reach peers' buffers directly; hetccl's plans need
 // none, so a window is accepted as registration is, and the handle is the buffer itself.
 ncclResult_t ncclCommWindowRegister(ncclComm_t comm, void* buff, size_t size, ncclWindow_t* win, int winFlags) {
   if (win) *win = nullptr;
-  int count = 0;
-  ncclResult_t result = forward(hetcclCommCount(toHetccl(comm), &count), toHetccl(comm));
-  if (result != ncclSuccess) return result;
+  if (ncclResult_t dead = checkLive(comm)) return dead;
   if (!win) return fail(ncclInvalidArgument, "ncclCommWindowRegister", "win is NULL");
   *win = reinterpret_cast<ncclWindow_t>(buff);
   return ncclSuccess;
 }
 HETCCL_NCCL_PROFILING_ALIAS(ncclCommWindowRegister);
 
-ncclResult_t ncclCommWindowDeregister(ncclComm_t comm, ncclWindow_t win) {
-  int count = 0;
-  return forward(hetcclCommCount(toHetccl(comm), &count), toHetccl(comm));
-}
+ncclResult_t ncclCommWindowDeregister(ncclComm_t comm, ncclWindow_t win) { return checkLive(comm); }
 HETCCL_NCCL_PROFILING_ALIAS(ncclCommWindowDeregister);
 
 // The index of the device hetccl chose for this process (HETCCL_DEVICE_ID, else the local
 // rank); 0 on the host device.  Frameworks ask it to check their own choice.
 ncclResult_t ncclCommCuDevice(const ncclComm_t comm, int* device) {
-  int count = 0;
-  ncclResult_t result = forward(hetcclCommCount(toHetccl(comm), &count), toHetccl(comm));
-  if (result != ncclSuccess) return result;
+  if (ncclResult_t dead = checkLive(comm)) return dead;
   if (!device) return fail(ncclInvalidArgument, "ncclCommCuDevice", "device is NULL");
   return forward(hetcclGetDeviceIndex(device), toHetccl(comm));
 }
