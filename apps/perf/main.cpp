@@ -109,6 +109,13 @@ std::string lastAlgorithm(hetcclComm_t comm) {
   return name;
 }
 
+// The cost model's prediction for the communicator's last operation, in us; 0 if none.
+double lastPredictedUs(hetcclComm_t comm) {
+  double seconds = 0;
+  if (hetcclCommGetPredictedTime(comm, &seconds) != hetcclSuccess) return 0;
+  return seconds * 1e6;
+}
+
 // nccl-tests' order (types, then ops, then sizes); each size is measured on every
 // communicator in turn, so one algorithm's row sits next to the others' for the same size.
 // Rank 0 prints each row as it completes.
@@ -147,6 +154,7 @@ std::vector<ResultRow> runSweep(const PerfOptions& o, const CallContext& ctx, co
           } else {
             row.outOfPlace = bench.measure(entry.comm, spec, shape, /*inPlace=*/false);
             row.algorithm = lastAlgorithm(entry.comm);
+            row.predictedUs = lastPredictedUs(entry.comm);
             row.inPlace = bench.measure(entry.comm, spec, shape, /*inPlace=*/true);
           }
           row.baseline = mpiTime;

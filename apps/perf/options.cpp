@@ -18,7 +18,7 @@ using hetccl_apps::Argument;
 using hetccl_apps::Flag;
 
 // hetccl's own flags have no short form (kLongOnlyKey), so no nccl-tests letter can clash.
-enum LongOnlyKey : int { kBaseline = hetccl_apps::kLongOnlyKey, kAlgo, kOverlap };
+enum LongOnlyKey : int { kBaseline = hetccl_apps::kLongOnlyKey, kAlgo, kOverlap, kModel };
 
 // --algo's help names every algorithm the library has (its names list), a few to a line.
 std::string algorithmListHelp() {
@@ -53,6 +53,9 @@ const std::vector<Flag>& perfFlags() {
         {kOverlap, "overlap", nullptr,
          "time the collective alone, host work alone and both\n(call, work, synchronize): how much "
          "of each hides\nbehind the other, and how soon the call returns"},
+        {kModel, "model", nullptr,
+         "also print the cost model's predicted time of the plan\nthat ran (the tuner's figure) "
+         "and measured/predicted"},
         {'h', "help", nullptr, "this text"},
     };
     all.insert(all.end(), own.begin(), own.end());
@@ -106,6 +109,7 @@ std::string applyFlag(const Argument& a, PerfOptions& o) {
       return "";
     }
     case kOverlap: o.overlap = true; return "";
+    case kModel: o.model = true; return "";
   }
   return "unhandled option " + a.spelling;
 }
@@ -183,6 +187,7 @@ ParseResult parseOptions(int argc, const char* const* argv) {
   if (o.minBytes > o.maxBytes) return fail("-b is larger than -e");
   // The overlap table has no MPI columns: MPI's blocking collective has nothing to overlap.
   if (o.overlap && o.mpiBaseline) return fail("--overlap and --baseline cannot be combined");
+  if (o.overlap && o.model) return fail("--overlap and --model cannot be combined");
   result.outcome = ParseOutcome::Run;
   return result;
 }

@@ -37,6 +37,8 @@ struct PerfOptions {
   // --overlap: instead of nccl-tests' table, how much of the collective hides behind host
   // work on the calling thread (hetccl_bench.h, host_work.h); out of place only.
   bool overlap = false;
+  // --model: the cost model's predicted time beside the measured one (hetcclCommGetPredictedTime).
+  bool model = false;
 };
 
 enum class ParseOutcome { Run, Help, Error };

@@ -18,6 +18,9 @@ constexpr const char* kMeasurementColumns = "  %7s  %6s  %6s  %5s";
 // The names line gives "#wrong" one more character, as nccl-tests' header does.
 constexpr const char* kMeasurementNames = "  %7s  %6s  %6s %6s";
 constexpr const char* kBaselineColumns = "  %7s  %6s  %6s";
+// --model: predicted time and measured/predicted, after the algorithm columns.
+constexpr const char* kModelColumns = "  %7s  %10s";
+constexpr int kModelWidth = 21;
 constexpr int kMeasurementWidth = 32;
 constexpr int kBaselineWidth = 25;
 
@@ -83,6 +86,11 @@ std::string footerByAlgorithm(const Footer& f) {
 
 }  // namespace
 
+double ratioVersusModel(const ResultRow& row) {
+  if (row.predictedUs <= 0 || row.outOfPlace.timeUs <= 0) return 0;
+  return row.outOfPlace.timeUs / row.predictedUs;
+}
+
 double ratioVersusMpi(const ResultRow& row) {
   if (!row.baseline.measured || row.baseline.busbw <= 0) return 0;
   return row.outOfPlace.busbw / row.baseline.busbw;
@@ -111,6 +119,9 @@ std::string formatHeader(const ReportSettings& s) {
   h += "#  algo: the algorithm the library ran (out of place)";
   if (withRequestColumn(o)) h += "; request: the --algo entry, one communicator each: " + joinWords(o.algorithms);
   h += "\n";
+  if (o.model)
+    h += "#  model: the cost model's predicted time of the plan that ran (out of place); "
+         "meas/model = measured time / predicted\n";
   if (o.mpiBaseline)
     h += "#  MPI baseline: the matching MPI collective on host buffers of the same size, out of "
          "place; avg runs as MPI_SUM; half and bfloat16 use the app's own MPI_Ops\n";
@@ -123,17 +134,20 @@ std::string formatHeader(const ReportSettings& s) {
                        centered("in-place", kMeasurementWidth);
   const int algorithmWidth = kAlgorithmWidth + (withRequestColumn(o) ? kRequestWidth : 0);
   groups += std::string(static_cast<size_t>(algorithmWidth), ' ');
+  if (o.model) groups += std::string(static_cast<size_t>(kModelWidth), ' ');
   if (o.mpiBaseline) groups += centered("MPI (out-of-place)", kBaselineWidth);
   h += rstrip(groups) + "\n";
 
   std::string names = keyColumnNames() + format(kMeasurementNames, "time", "algbw", "busbw", "#wrong") +
                       format(kMeasurementNames, "time", "algbw", "busbw", "#wrong") +
                       algorithmColumns(o, "request", "algo");
+  if (o.model) names += format(kModelColumns, "model", "meas/model");
   if (o.mpiBaseline) names += format(kBaselineColumns, "time", "busbw", "vsMPI");
   h += names + "\n";
 
   std::string units = keyColumnUnits() + format(kMeasurementColumns, "(us)", "(GB/s)", "(GB/s)", "") +
                       format(kMeasurementColumns, "(us)", "(GB/s)", "(GB/s)", "") + algorithmColumns(o, "", "");
+  if (o.model) units += format(kModelColumns, "(us)", "");
   if (o.mpiBaseline) units += format(kBaselineColumns, "(us)", "(GB/s)", "");
   h += rstrip(units) + "\n";
   return h;
@@ -151,6 +165,11 @@ std::string formatRow(const ResultRow& row, const PerfOptions& options) {
   }
   line += algorithmColumns(options, row.requestedAlgorithm.empty() ? "-" : row.requestedAlgorithm,
                            row.algorithm.empty() ? "-" : row.algorithm);
+  if (options.model) {
+    const double ratio = ratioVersusModel(row);
+    line += format(kModelColumns, row.predictedUs > 0 ? formatTime(row.predictedUs).c_str() : "N/A",
+                   ratio > 0 ? format("%10.2f", ratio).c_str() : "N/A");
+  }
   if (options.mpiBaseline) {
     if (row.baseline.measured) {
       const double ratio = ratioVersusMpi(row);
@@ -209,6 +228,7 @@ std::string formatJson(const ReportSettings& s, const std::vector<ResultRow>& ro
       {"baseline", o.mpiBaseline ? Json("mpi") : Json(nullptr)},
       {"algorithms", o.algorithms.empty() ? Json(nullptr) : Json(o.algorithms)},
   };
+  if (o.model) settings["model"] = true;
   // Only with --overlap, so the plain table's document stays as it was.
   if (o.overlap) settings["overlap"] = true;
 
@@ -236,6 +256,13 @@ std::string formatJson(const ReportSettings& s, const std::vector<ResultRow>& ro
                         {"vs_mpi", ratio > 0 ? Json(measured(ratio)) : Json(nullptr)}};
       }
       row["baseline"] = baseline;
+    }
+    if (o.model) {
+      const double ratio = ratioVersusModel(r);
+      row["model"] = r.predictedUs > 0
+                         ? Json{{"predicted_us", measured(r.predictedUs)},
+                                {"measured_over_predicted", ratio > 0 ? Json(measured(ratio)) : Json(nullptr)}}
+                         : Json(nullptr);
     }
     if (r.hasOverlap) row["overlap"] = overlapJson(r.overlap);
     rowsJson.push_back(row);

@@ -32,6 +32,7 @@ struct ResultRow {
   BaselineMeasurement baseline;    // only printed with --baseline mpi
   std::string requestedAlgorithm;  // the --algo entry the row ran under; "" without --algo
   std::string algorithm;           // what the library ran (hetcclCommGetAlgorithm); "" unknown
+  double predictedUs = 0;          // --model: the cost model's time for it; 0 none made
   // --overlap: the row is `overlap` (outOfPlace is overlap.collective, inPlace unused).
   bool hasOverlap = false;
   OverlapMeasurement overlap;
@@ -67,5 +68,7 @@ std::string formatJson(const ReportSettings& settings, const std::vector<ResultR
 
 // hetccl out-of-place busbw over MPI's; 0 when MPI's is 0 or missing.
 double ratioVersusMpi(const ResultRow& row);
+// Measured out-of-place time over the model's prediction; 0 when there is no prediction.
+double ratioVersusModel(const ResultRow& row);
 
 }  // namespace hetccl_perf

@@ -135,4 +135,14 @@ hetcclResult_t hetcclCommGetAlgorithm(hetcclComm_t comm, const char** algorithm)
   });
 }
 
+hetcclResult_t hetcclCommGetPredictedTime(hetcclComm_t comm, double* seconds) {
+  return hetccl::atBoundary(__func__, [&]() -> hetcclResult_t {
+    hetccl::CommunicatorHold hold;
+    if (hetccl::Status held = hold.acquire(comm, false); !held.isOk()) return report(nullptr, held, comm);
+    if (!seconds) return report(comm, HETCCL_STATUS(Code::InvalidArgument, "seconds is NULL"));
+    *seconds = comm->lastPredictedSeconds;
+    return hetcclSuccess;
+  });
+}
+
 }  // extern "C"

@@ -200,6 +200,7 @@ Status runCollective(hetcclComm& comm, const CollectiveCall& call, StreamList st
   IslandLibrary* island = comm.setup.islandLibrary.get();
   if (takesNativePath(comm) && island->takesWhole(call, inPlace)) {
     comm.lastAlgorithm = "native:" + island->shortName();
+    comm.lastPredictedSeconds = 0;
     HETCCL_TRACE("%s count %zu %s %s root %d: native, by %s", collectiveName(call.collective), call.count,
                  elementTypeName(call.type), reduceOpName(call.op), call.root, island->describe().c_str());
     // Checked here, on the calling thread, before the vendor library is handed the call (a
@@ -217,6 +218,7 @@ Status runCollective(hetcclComm& comm, const CollectiveCall& call, StreamList st
   }
   const CachedPlan& planned = collectivePlan(comm, call, inPlace);
   comm.lastAlgorithm = planned.label;
+  comm.lastPredictedSeconds = planned.choice.predictedSeconds;
   PlanRun run;
   run.plan = planned.plan;
   run.buffers = {const_cast<char*>(static_cast<const char*>(call.sendbuff)), static_cast<char*>(call.recvbuff),
@@ -239,6 +241,7 @@ Status runPointToPoint(hetcclComm& comm, const std::vector<PointToPointCall>& ca
   if (takesNativePath(comm)) {
     IslandLibrary& island = *comm.setup.islandLibrary;
     comm.lastAlgorithm = "native:" + island.shortName();
+    comm.lastPredictedSeconds = 0;
     // The vendor's own group joins its calls' streams (NCCL's group semantics); the rest of a
     // hetccl group's streams are joined to the first of them, as for a native collective.
     return runNativeJoined(comm, calls.front().stream, streams, [&] { return island.runPointToPoint(calls); });
@@ -261,6 +264,7 @@ Status runPointToPoint(hetcclComm& comm, const std::vector<PointToPointCall>& ca
   }
   run.plan = std::make_shared<RankPlan>(buildPointToPointPlan(operations, comm.rank, comm.nranks));
   comm.lastAlgorithm = run.plan->algorithm;
+  comm.lastPredictedSeconds = 0;
   HETCCL_TRACE("point-to-point group: %s", describePlan(*run.plan).c_str());
   run.type = ElementType::Uint8;
   run.tagBase = pointToPointTagBase();

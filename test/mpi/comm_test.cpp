@@ -174,6 +174,12 @@ TEST(Communicator, ConfigChunkDepthAndAlgorithm) {
     } else {
       EXPECT_EQ(allReduceRan, algorithm) << "config.algorithm=" << algorithm;
     }
+    // The tuner's prediction for the plan that ran: positive, and refused without a place to go.
+    double predicted = -1;
+    EXPECT_EQ(hetcclCommGetPredictedTime(c.pair().comm, &predicted), hetcclSuccess);
+    EXPECT_GT(predicted, 0) << "config.algorithm=" << algorithm;
+    EXPECT_LT(predicted, 10) << "config.algorithm=" << algorithm;
+    EXPECT_EQ(hetcclCommGetPredictedTime(c.pair().comm, nullptr), hetcclInvalidArgument);
     checkReduceScatter(c.pair(), {&ty(hetcclBfloat16), hetcclAvg, 1021, true, 0, nullptr});
     checkAllGather(c.pair(), {&ty(hetcclInt8), hetcclSum, 3001, false, 0, nullptr});
     checkReduce(c.pair(), {&ty(hetcclUint64), hetcclMin, 1021, false, c.pair().size() - 1, nullptr});

@@ -54,6 +54,14 @@ TEST(IslandLibrary, AllReduceRanByTheExpectedLibrary) {
   std::string algorithm;
   const std::vector<int32_t> sums = allReduceOnWorld<int32_t>(hetcclInt32, hetcclSum, &algorithm);
   EXPECT_EQ(algorithm, expected);
+  // A prediction exists only where hetccl planned the operation itself.
+  double predicted = -1;
+  EXPECT_EQ(hetcclCommGetPredictedTime(world().comm, &predicted), hetcclSuccess);
+  if (algorithm.rfind("native", 0) == 0) {
+    EXPECT_EQ(predicted, 0) << algorithm;
+  } else {
+    EXPECT_GT(predicted, 0) << algorithm;
+  }
   hetcclResult_t asyncError = hetcclInternalError;  // asks the vendor library too
   EXPECT_EQ(hetcclCommGetAsyncError(world().comm, &asyncError), hetcclSuccess);
   EXPECT_EQ(asyncError, hetcclSuccess);

@@ -51,6 +51,8 @@ TEST(PerfOptions, EveryFlag) {
   EXPECT_EQ(o.root, 3);
   EXPECT_EQ(o.jsonPath, "out.json");
   EXPECT_TRUE(o.mpiBaseline);
+  EXPECT_FALSE(o.model);
+  EXPECT_TRUE(parse({"allreduce", "--model"}).options.model);
 }
 
 TEST(PerfOptions, AttachedValuesAndLongForms) {
@@ -120,6 +122,8 @@ TEST(PerfOptions, Errors) {
       {"allreduce", "--algo", "RING"},            // names are lowercase, as the library's
       {"allreduce", "--algo"},                    // missing value
       {"allreduce", "-A", "ring"},                // hetccl's own flags have no short form
+      {"allreduce", "--model=1"},                 // a switch, no value
+      {"allreduce", "--model", "--overlap"},      // the overlap table has no model columns
   };
   for (const auto& args : bad) {
     ParseResult r = parse(args);

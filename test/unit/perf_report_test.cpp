@@ -262,3 +262,34 @@ TEST(PerfReport, JsonNamesAlgorithms) {
 
 }  // namespace
 }  // namespace hetccl_perf
+
+namespace hetccl_perf {
+namespace {
+
+// --model: the cost model's prediction and measured/predicted after the algorithm, before MPI.
+TEST(PerfReport, ModelColumns) {
+  ReportSettings s = settingsFor(Collective::AllReduce, true);
+  s.options.model = true;
+  const std::string h = formatHeader(s);
+  EXPECT_NE(h.find("#wrong    algo    model  meas/model     time   busbw   vsMPI\n"), std::string::npos) << h;
+  ResultRow row = sampleRow();
+  row.predictedUs = 800.0;
+  const std::string line = formatRow(row, s.options);
+  size_t start = h.find("#       size");
+  EXPECT_EQ(line.size() - 1, h.find('\n', start) - start) << line << h;
+  EXPECT_NE(line.find("    hier    800.0        1.25   2000.0"), std::string::npos) << line;  // 1000 us / 800 us
+  nlohmann::json j = nlohmann::json::parse(formatJson(s, {row}, summarize({row})));
+  EXPECT_TRUE(j["settings"]["model"].get<bool>());
+  EXPECT_DOUBLE_EQ(j["rows"][0]["model"]["predicted_us"].get<double>(), 800.0);
+  EXPECT_DOUBLE_EQ(j["rows"][0]["model"]["measured_over_predicted"].get<double>(), 1.25);
+  // No prediction (a vendor library took the call whole): N/A, null, never a ratio of 0.
+  row.predictedUs = 0;
+  EXPECT_NE(formatRow(row, s.options).find("    hier      N/A         N/A"), std::string::npos);
+  j = nlohmann::json::parse(formatJson(s, {row}, summarize({row})));
+  EXPECT_TRUE(j["rows"][0]["model"].is_null());
+  // Without --model the table and the document are as before.
+  EXPECT_EQ(formatHeader(settingsFor(Collective::AllReduce, true)).find("model"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace hetccl_perf

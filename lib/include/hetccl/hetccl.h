@@ -193,6 +193,11 @@ hetcclResult_t hetcclCommGetAsyncError(hetcclComm_t comm, hetcclResult_t* asyncE
  * "native:nccl" (the whole operation went to it), "hier+nccl" (it ran the island steps).  The
  * string stays valid until the next operation or the communicator's destruction. */
 hetcclResult_t hetcclCommGetAlgorithm(hetcclComm_t comm, const char** algorithm);
+/* hetccl extension: the cost model's predicted time, in seconds, of the last operation's plan
+ * (what the tuner ranked it by, from the link parameters the communicator was created with:
+ * HETCCL_EMULATE_LINKS, HETCCL_LINK_PROBE=1's measurement, or defaults).  0 when hetccl
+ * planned no collective for it (point-to-point, an operation the vendor library took whole). */
+hetcclResult_t hetcclCommGetPredictedTime(hetcclComm_t comm, double* seconds);
 
 /* The kind of this process's device (selected by HETCCL_DEVICE): "cuda", "hip", "host", or
  * "host-strict" (host memory the host cannot read, for tests).  A static string. */
