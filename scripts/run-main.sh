@@ -1,22 +1,45 @@
 #!/bin/bash
 # The main job: set up, build, then a 4-rank mixed-vendor all-reduce benchmark (nccl-tests
-# style) with the flat ring, the tuner's choice and Open MPI's MPI_Allreduce side by side.
-# Without a GPU the ranks are emulated: two "nvidia" and two "amd" ranks on host devices, with
-# cross-vendor links 8x slower than links inside a vendor's island.  Extra arguments go to
-# hetccl-perf, e.g. scripts/run-main.sh -e 256M.
+# style) with the flat ring, the tuner's choice (with its predicted time) and Open MPI's
+# MPI_Allreduce side by side.  Without a GPU the ranks are emulated: two "nvidia" and two "amd"
+# ranks on host devices.  As root, where network namespaces work, they run on a test cluster
+# (scripts/test-cluster.sh): four nodes, each vendor's two behind their own bridge with 2 Gbit/s
+# uplinks, the two bridges joined by a 1 Gbit/s trunk, so hetccl and MPI_Allreduce cross the
+# same kernel-shaped wires.  Elsewhere hetccl paces its own links on one host and the MPI column
+# is only a reference.  Extra arguments go to hetccl-perf, e.g. scripts/run-main.sh -e 256M.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
 "$root/scripts/build.sh"
 build=${HETCCL_BUILD_DIR:-$root/build}
+perf=("$build/apps/perf/hetccl-perf" allreduce -b 8 -e 64M -f 4 -n 10 -w 2 --algo ring,auto --baseline mpi)
 # Open MPI refuses to run as root unless told, and 4 ranks may exceed the cores.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-if ! { command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; } &&
-   ! { command -v rocm-smi >/dev/null && rocm-smi --showid >/dev/null 2>&1; }; then
-  echo "run-main: no GPU found: emulating 2 NVIDIA + 2 AMD ranks on host devices;" \
-       "the MPI columns run on the machine's real (unpaced) links, a reference rather than a like-for-like baseline"
-  export HETCCL_EMULATE_VENDORS=${HETCCL_EMULATE_VENDORS:-nvidia:2,amd:2}
-  export HETCCL_EMULATE_LINKS=${HETCCL_EMULATE_LINKS:-intra:4GB/s:5us,inter:0.5GB/s:20us}
+if { command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; } ||
+   { command -v rocm-smi >/dev/null && rocm-smi --showid >/dev/null 2>&1; }; then
+  exec mpirun -np 4 --oversubscribe "${perf[@]}" "$@"
 fi
-exec mpirun -np 4 --oversubscribe "$build/apps/perf/hetccl-perf" allreduce \
-  -b 8 -e 64M -f 4 -n 10 -w 2 --algo ring,auto --baseline mpi "$@"
+cluster="$root/scripts/test-cluster.sh"
+# The cluster's name is this job's own, so a test cluster of another name is left alone.
+"$cluster" down --name main >/dev/null 2>&1 || true
+set +e
+"$cluster" up --name main --nodes 4 --vendors nvidia:2,amd:2 --rate 2gbit --cross-rate 1gbit >/dev/null 2>"$build/run-main-cluster.log"
+up=$?
+set -e
+if [ $up -eq 0 ]; then
+  trap '"$cluster" down --name main >/dev/null 2>&1 || true' EXIT
+  echo "run-main: no GPU found: 2 NVIDIA + 2 AMD emulated ranks on a 4-node namespace cluster" \
+       "(2 Gbit/s uplinks, 1 Gbit/s between the vendors' fabrics); hetccl and the MPI columns" \
+       "run on the same wires"
+  "$cluster" status --name main
+  # Islands span a fabric (two nodes), as a vendor's nodes behind one switch would.
+  HETCCL_ISLAND_SCOPE=job "$cluster" run --name main -- "${perf[@]}" --model "$@"
+  exit
+fi
+echo "run-main: no namespace cluster here ($(tail -1 "$build/run-main-cluster.log")):" \
+     "emulating 2 NVIDIA + 2 AMD ranks on one host with cross-vendor links paced 8x slower" \
+     "by hetccl itself; the MPI columns run on the host's unpaced shared memory, a reference" \
+     "rather than a like-for-like baseline"
+export HETCCL_EMULATE_VENDORS=${HETCCL_EMULATE_VENDORS:-nvidia:2,amd:2}
+export HETCCL_EMULATE_LINKS=${HETCCL_EMULATE_LINKS:-intra:4GB/s:5us,inter:0.5GB/s:20us}
+exec mpirun -np 4 --oversubscribe "${perf[@]}" --model "$@"

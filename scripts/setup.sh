@@ -5,7 +5,8 @@ set -euo pipefail
 packages=(build-essential cmake pkg-config clang-format git openmpi-bin libopenmpi-dev libhwloc-dev hwloc
           libgtest-dev libbenchmark-dev nlohmann-json3-dev python3-matplotlib slurm-wlm munge
           clang libclang-rt-dev  # clang and its libFuzzer/sanitizer runtimes: scripts/run-fuzz.sh
-          python3-torch libtorch-dev python3-dev pybind11-dev)  # the torch.distributed backend
+          python3-torch libtorch-dev python3-dev pybind11-dev  # the torch.distributed backend
+          iproute2 util-linux)  # scripts/test-cluster.sh: ip, tc, unshare
 # HIP is optional: HETCCL_SETUP_HIP=1 (CI sets it) adds Debian's hipcc (~650 MB) so that the
 # HIP device module is compiled too.
 if [ "${HETCCL_SETUP_HIP:-0}" = 1 ]; then packages+=(hipcc libamdhip64-dev rocm-device-libs); fi
