@@ -7,7 +7,7 @@
 #
 #   test-cluster.sh up [--name N] [--nodes 4] [--ranks-per-node 1] [--vendors nvidia:2,amd:2]
 #                      [--rate 2gbit | --rates R0,R1,...] [--cross-rate 1gbit] [--mtu 1500]
-#   test-cluster.sh run [--name N] [MPIRUN-OPTIONS...] -- PROGRAM [ARGS...]
+#   test-cluster.sh run [--name N] [MPIRUN-OPTIONS...] [--] PROGRAM [ARGS...]
 #   test-cluster.sh status [--name N]
 #   test-cluster.sh down [--name N]          (idempotent)
 #   test-cluster.sh link [--name N] NODE up|down      take a node's uplink down or up
@@ -217,13 +217,16 @@ cmd_nodes() { need_up; awk '{print $1}' "$(state)/nodes"; }
 
 cmd_run() {
   need_up
+  # Without `--` every word goes to mpirun as it is (the cluster then stands in for mpiexec in
+  # scripts that build their own mpiexec command lines).
   local mpirun_args=()
-  while [ $# -gt 0 ] && [ "$1" != -- ]; do mpirun_args+=("$1"); shift; done
-  [ "${1:-}" = -- ] || die "run: [MPIRUN-OPTIONS...] -- PROGRAM [ARGS...]"
-  shift
+  if printf '%s\n' "$@" | grep -qx -- --; then
+    while [ "$1" != -- ]; do mpirun_args+=("$1"); shift; done
+    shift
+  fi
   [ $# -gt 0 ] || die "run: no program"
   local per_node hosts="" vendors="" own_hosts=0 a
-  for a in "${mpirun_args[@]}"; do case $a in -H | --host | -host | --hostfile | -hostfile) own_hosts=1 ;; esac; done
+  for a in "${mpirun_args[@]}" "$@"; do case $a in -H | --host | -host | --hostfile | -hostfile) own_hosts=1 ;; esac; done
   per_node=$(cat "$(state)/ranks-per-node")
   local node node_ns address vendor rest
   while read -r node node_ns address vendor rest; do

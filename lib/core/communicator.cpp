@@ -176,13 +176,11 @@ Status destroyCommunicator(hetcclComm* comm, bool abort) {
   // hetccl's stream, and they touch the scratch and staging memory freed below (the vendor
   // library, whose kernels could wait for peers, was aborted first).
   (void)comm->device->synchronizeStream(comm->stream);
-  comm->executor.reset();
-  comm->inlineExecutor.reset();
-  c.transport.reset();
-  comm->scratch.reset();
+  // Freed now, or kept for the process's life when late messages may still land (retirement.h).
+  retire(CommunicatorRemains{std::move(comm->executor), std::move(comm->inlineExecutor), std::move(c.transport),
+                             std::move(comm->scratch), std::move(comm->control), std::move(comm->members)});
   if (comm->stream) (void)comm->device->destroyStream(comm->stream);
   if (comm->inlineStream) (void)comm->device->destroyStream(comm->inlineStream);
-  retire(std::move(comm->members), std::move(comm->control));
   delete comm;
   return Status::ok();
 }

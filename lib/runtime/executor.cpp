@@ -37,6 +37,14 @@ Executor::Executor(Device& device, Transport& transport, StreamHandle stream)
 
 Executor::~Executor() = default;
 
+bool Executor::withdrawTransfers() {
+  bool stopped = true;
+  for (Slot& slot : slots_)
+    for (PendingTransfer& pending : slot.transfers)
+      if (pending.transfer && !pending.transfer->withdraw()) stopped = false;
+  return stopped;
+}
+
 char* Executor::address(const Region& region) const {
   return (*buffers_)[region.buffer] + region.offset * elementSize_;
 }

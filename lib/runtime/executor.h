@@ -55,6 +55,11 @@ class Executor {
   Status run(const RankPlan& plan, const PlanBuffers& buffers, ElementType type, ReduceOp op, int tagBase,
              const ExecutionSettings& settings);
 
+  // After a failed run, before the executor and the memory its transfers use go: withdraws
+  // every transfer still pending (Transfer::withdraw).  False when some may still touch their
+  // memory, which must then outlive them (core/retirement.h).
+  bool withdrawTransfers();
+
  private:
   struct Slot;
   Status runPipelined(const RankPlan& plan, const PlanPhase& phase);

@@ -56,6 +56,18 @@ class MpiTransfer : public Transfer {
     *done = flag != 0;
     return Status::ok();
   }
+  bool withdraw() override {
+    bool stopped = true;
+    for (size_t i = 0; i <= more.size(); ++i) {
+      MPI_Request& pending = request(i);
+      if (pending == MPI_REQUEST_NULL) continue;
+      MPI_Cancel(&pending);
+      int flag = 0;
+      MPI_Test(&pending, &flag, MPI_STATUS_IGNORE);  // cancelled or completed: the request is freed
+      if (!flag) stopped = false;
+    }
+    return stopped;
+  }
   ~MpiTransfer() override {
     // A transfer dropped before completion (an aborted operation) must not leak requests.
     for (size_t i = 0; i <= more.size(); ++i) {

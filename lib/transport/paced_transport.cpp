@@ -43,6 +43,10 @@ class PacedTransfer : public Transfer {
   }
   // Known once the real transfers are over: only the modelled time is left.
   double notBefore() const override { return header || data ? 0 : readyAt; }
+  bool withdraw() override {
+    const bool headerStopped = !header || header->withdraw();
+    return (!data || data->withdraw()) && headerStopped;
+  }
 };
 
 }  // namespace

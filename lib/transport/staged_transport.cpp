@@ -25,6 +25,16 @@ class StagedTransfer : public Transfer {
   StagedTransfer(StagedTransport& owner, std::vector<std::shared_ptr<StagedTransport::Piece>> pieces)
       : owner_(owner), pieces_(std::move(pieces)) {}
   Status test(bool* done) override;
+  // What touches memory later is a piece on the wire (its host slot, which the transport owns,
+  // and nothing of the caller's: the copy to the device runs only when the transport makes
+  // progress); copies already on the stream end with it before the memory goes.
+  bool withdraw() override {
+    bool stopped = true;
+    for (const auto& piece : pieces_)
+      if (piece->stage == StagedTransport::Piece::Stage::OnTheWire && piece->wire && !piece->wire->withdraw())
+        stopped = false;
+    return stopped;
+  }
 
  private:
   StagedTransport& owner_;

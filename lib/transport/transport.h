@@ -24,6 +24,12 @@ class Transfer {
   // moment on monotonicSeconds()' clock before which test() cannot report completion, so a
   // poller may sleep until then; 0 when it may complete at any moment.
   virtual double notBefore() const { return 0; }
+  // Stops a transfer that will not be waited for (its operation failed): true when it no
+  // longer touches its buffer and may be destroyed with it, false when the wire may still
+  // read or write the buffer later (MPI cannot cancel a receive it has matched, nor a send),
+  // so the buffer, and this transfer, must outlive it (core/retirement.h).  Destroying a
+  // transfer that is still pending withdraws what can be withdrawn.
+  virtual bool withdraw() { return true; }
 };
 
 // Seconds on a clock every process of this machine shares (CLOCK_MONOTONIC).
