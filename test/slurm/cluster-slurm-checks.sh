@@ -10,15 +10,13 @@ scripts=$source_dir/slurm
 started=$SECONDS
 # shellcheck source=private-slurm.sh
 source "$here/private-slurm.sh"
+# shellcheck source=slurm-test-jobs.sh
+source "$here/slurm-test-jobs.sh"  # run_job, time_left, check_perf_tables, show_output
 
-# Each job ends within job_timeout; the whole phase within budget (CTest's TIMEOUT would kill
-# the test without its clean-up).
+# Each job ends within job_timeout, the whole phase within budget: CTest's TIMEOUT would kill
+# the test without its clean-up.
 job_timeout=${HETCCL_SLURM_TEST_JOB_TIMEOUT:-60}
 budget=${HETCCL_SLURM_TEST_BUDGET:-240}
-time_left() {
-  local left=$((budget - (SECONDS - started)))
-  [ "$left" -lt "$job_timeout" ] && echo "$((left > 1 ? left : 1))" || echo "$job_timeout"
-}
 
 while IFS='=' read -r var _; do
   case $var in SLURM_* | SBATCH_* | SRUN_* | SALLOC_*) unset "$var" ;; esac
@@ -29,7 +27,6 @@ chmod 0755 "$work"  # munged runs as user munge and must reach the cluster's fil
 failures=0
 fail() { say "FAIL: $*"; failures=$((failures + 1)); }
 pass() { say "ok: $*"; }
-show_output() { sed 's/^/    | /' "$1" 2>/dev/null || true; }
 
 finish() {
   local status=$?
@@ -108,3 +105,43 @@ else
   fail "srun -N 4 failed"
   show_output "$out"
 fi
+
+# 2. A batch job over all 4 nodes, its steps started by srun with PMIx: Slurm's PMIx plugin
+#    wires the ranks up between the nodes' slurmstepds, hetccl's traffic crosses the links.
+name=perf-srun
+if run_job "$name" -N 4 --ntasks-per-node=1 "$scripts/perf-sweep.sbatch" --launcher srun --colls allreduce; then
+  check_perf_tables "$name" "$work/out/$name.out" 1
+  grep -q "^# hetccl-slurm: perf-sweep: 1 collective(s) on 4 tasks via srun: OK" "$work/out/$name.out" \
+    || fail "$name: no OK summary line"
+else
+  fail "$name: job failed"
+  show_output "$work/out/$name.out"
+fi
+
+# 3. The mixed-vendor heterogeneous job: component 0 on the nvidia fabric's nodes, component 1
+#    on the amd fabric's, one MPI job over both (mpirun, daemons started by srun in each
+#    component), so hetccl's cross-vendor traffic crosses the 1 Gbit/s trunk.
+name=mixed-het
+if run_job "$name" -p nv -N 2 --ntasks-per-node=1 --gres=gpu:nv:1 : -p amd -N 2 --ntasks-per-node=1 --gres=gpu:amd:1 \
+  "$scripts/mixed-vendor.sbatch" --launcher mpirun --colls allreduce; then
+  file=$work/out/$name.out
+  ok=1
+  for rank in 0 1 2 3; do
+    line=$(grep -m1 "^hetccl-rank-env: rank $rank/4 " "$file" || true)
+    case $rank in 0 | 1) want=nvidia ;; *) want=amd ;; esac
+    node=$(awk -v v="$want" '$4 == v' "$state/nodes" | awk -v i=$((rank % 2 + 1)) 'NR == i {print $1}')
+    [[ $line == *" node $node "* && $line == *" vendor $want "* ]] \
+      || { fail "$name: rank $rank should be vendor $want on $node: '${line:-no line}'"; ok=0; }
+  done
+  [ "$ok" -eq 0 ] || pass "$name: ranks 0-1 nvidia on the nvidia nodes, 2-3 amd on the amd nodes"
+  grep -q '4 ranks in 2 islands' "$file" && pass "$name: hetccl-info sees 2 islands" \
+    || fail "$name: hetccl-info does not report '4 ranks in 2 islands'"
+  grep -q "nvidia:2,amd:2 via mpirun: OK" "$file" || fail "$name: no OK summary line"
+  check_perf_tables "$name" "$file" 1
+else
+  fail "$name: job failed"
+  show_output "$work/out/$name.out"
+fi
+
+say "$failures failure(s) in $((SECONDS - started)) s"
+[ "$failures" -eq 0 ]
