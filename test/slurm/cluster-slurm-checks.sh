@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2154  # here, say: set by cluster-slurm-test.sh
 # The second phase of cluster-slurm-test.sh, sourced by it inside the cluster's head namespace
 # with its arguments: --in-head BUILD_DIR SOURCE_DIR CLUSTER_STATE.  Starts the private Slurm
 # over the cluster's nodes, runs the checks, stops Slurm.  The first phase takes the cluster
@@ -106,11 +107,21 @@ else
   show_output "$out"
 fi
 
+# hetccl-perf's header names each rank's host ("#  Rank  0 Pid  123 on HOST"): the 4 ranks of
+# a job must be on the 4 nodes, one each.
+check_ranks_on_nodes() {
+  local name=$1 file=$2 hosts
+  hosts=$(sed -n 's/^#  Rank *[0-9]* Pid *[0-9]* on \(.*\)$/\1/p' "$file" | sort -u | tr '\n' ' ')
+  [ "$hosts" = "$nodes" ] && pass "$name: hetccl-perf's ranks on $hosts" \
+    || fail "$name: hetccl-perf's ranks should be on $nodes, are on '$hosts'"
+}
+
 # 2. A batch job over all 4 nodes, its steps started by srun with PMIx: Slurm's PMIx plugin
 #    wires the ranks up between the nodes' slurmstepds, hetccl's traffic crosses the links.
 name=perf-srun
 if run_job "$name" -N 4 --ntasks-per-node=1 "$scripts/perf-sweep.sbatch" --launcher srun --colls allreduce; then
   check_perf_tables "$name" "$work/out/$name.out" 1
+  check_ranks_on_nodes "$name" "$work/out/$name.out"
   grep -q "^# hetccl-slurm: perf-sweep: 1 collective(s) on 4 tasks via srun: OK" "$work/out/$name.out" \
     || fail "$name: no OK summary line"
 else
@@ -120,9 +131,10 @@ fi
 
 # 3. The mixed-vendor heterogeneous job: component 0 on the nvidia fabric's nodes, component 1
 #    on the amd fabric's, one MPI job over both (mpirun, daemons started by srun in each
-#    component), so hetccl's cross-vendor traffic crosses the 1 Gbit/s trunk.
+#    component), so hetccl's cross-vendor traffic crosses the 1 Gbit/s trunk.  An island per
+#    vendor across nodes (HETCCL_ISLAND_SCOPE=job): each fabric is one island.
 name=mixed-het
-if run_job "$name" -p nv -N 2 --ntasks-per-node=1 --gres=gpu:nv:1 : -p amd -N 2 --ntasks-per-node=1 --gres=gpu:amd:1 \
+if HETCCL_ISLAND_SCOPE=job run_job "$name" -p nv -N 2 --ntasks-per-node=1 --gres=gpu:nv:1 : -p amd -N 2 --ntasks-per-node=1 --gres=gpu:amd:1 \
   "$scripts/mixed-vendor.sbatch" --launcher mpirun --colls allreduce; then
   file=$work/out/$name.out
   ok=1
@@ -138,6 +150,7 @@ if run_job "$name" -p nv -N 2 --ntasks-per-node=1 --gres=gpu:nv:1 : -p amd -N 2 
     || fail "$name: hetccl-info does not report '4 ranks in 2 islands'"
   grep -q "nvidia:2,amd:2 via mpirun: OK" "$file" || fail "$name: no OK summary line"
   check_perf_tables "$name" "$file" 1
+  check_ranks_on_nodes "$name" "$file"
 else
   fail "$name: job failed"
   show_output "$work/out/$name.out"

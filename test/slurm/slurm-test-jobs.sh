@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2154  # work, started, budget, job_timeout: set by the caller
 # Job helpers shared by the Slurm tests (slurm-scripts-test.sh, cluster-slurm-checks.sh),
 # sourced after private_slurm_start; they hold under `set -e` too.  The caller defines say, pass and fail (which counts a
 # failure), and sets work (its directory; job output goes to $work/out), started ($SECONDS at
