@@ -39,6 +39,7 @@ finish() {
   fi
 }
 trap finish EXIT
+trap 'say interrupted; exit 130' INT TERM HUP
 
 # The layout: one Slurm node per cluster node, named and addressed as the cluster names it;
 # partitions "nv" and "amd" by vendor, "all" (the default) for every node; one fake GPU each.

@@ -15,7 +15,8 @@
 # Exit 77 (CTest: skipped) when this machine cannot: not root, no namespaces, no Slurm.
 # The cluster and every daemon are taken down on exit, whatever happened.
 # Settings: HETCCL_CLUSTER_DIR (cluster state; CTest puts it in the build directory),
-# HETCCL_SLURM_CLUSTER_NAME (default sltest), HETCCL_SLURM_TEST_KEEP=1 keeps the logs.
+# HETCCL_SLURM_CLUSTER_NAME (default sltest), HETCCL_SLURM_TEST_KEEP=1 keeps the logs,
+# HETCCL_SLURM_TEST_REQUIRED=1 makes "cannot run here" a failure.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -32,7 +33,11 @@ fi
 build=$(cd "$1" && pwd)
 source_dir=$(cd "$2" && pwd)
 started=$SECONDS
-skip() { say "SKIPPED: $*"; exit 77; }
+skip() {
+  if [ "${HETCCL_SLURM_TEST_REQUIRED:-0}" = 1 ]; then say "FAIL (HETCCL_SLURM_TEST_REQUIRED=1): $*"; exit 1; fi
+  say "SKIPPED: $*"
+  exit 77
+}
 
 [ "$(id -u)" -eq 0 ] || skip "needs root (network namespaces, slurmd)"
 case ":$PATH:" in *:/usr/sbin:*) ;; *) PATH=$PATH:/usr/sbin:/sbin ;; esac
