@@ -117,45 +117,54 @@ check_ranks_on_nodes() {
     || fail "$name: hetccl-perf's ranks should be on $nodes, are on '$hosts'"
 }
 
-# 2. A batch job over all 4 nodes, its steps started by srun with PMIx: Slurm's PMIx plugin
-#    wires the ranks up between the nodes' slurmstepds, hetccl's traffic crosses the links.
-name=perf-srun
-if run_job "$name" -N 4 --ntasks-per-node=1 "$scripts/perf-sweep.sbatch" --launcher srun --colls allreduce; then
-  check_perf_tables "$name" "$work/out/$name.out" 1
-  check_ranks_on_nodes "$name" "$work/out/$name.out"
-  grep -q "^# hetccl-slurm: perf-sweep: 1 collective(s) on 4 tasks via srun: OK" "$work/out/$name.out" \
-    || fail "$name: no OK summary line"
-else
-  fail "$name: job failed"
-  show_output "$work/out/$name.out"
-fi
+# 2. A batch job over all 4 nodes, with each launcher: srun --mpi=pmix (Slurm's PMIx plugin
+#    wires the ranks up between the nodes' slurmstepds) and mpirun (Open MPI starts a daemon per
+#    node through srun; daemons and ranks connect back over the subnet).
+for launcher in srun mpirun; do
+  name=perf-$launcher
+  if run_job "$name" -N 4 --ntasks-per-node=1 "$scripts/perf-sweep.sbatch" --launcher "$launcher" --colls allreduce; then
+    check_perf_tables "$name" "$work/out/$name.out" 1
+    check_ranks_on_nodes "$name" "$work/out/$name.out"
+    grep -q "^# hetccl-slurm: perf-sweep: 1 collective(s) on 4 tasks via $launcher: OK" "$work/out/$name.out" \
+      || fail "$name: no OK summary line"
+  else
+    fail "$name: job failed"
+    show_output "$work/out/$name.out"
+  fi
+done
 
 # 3. The mixed-vendor heterogeneous job: component 0 on the nvidia fabric's nodes, component 1
 #    on the amd fabric's, one MPI job over both (mpirun, daemons started by srun in each
 #    component), so hetccl's cross-vendor traffic crosses the 1 Gbit/s trunk.  An island per
 #    vendor across nodes (HETCCL_ISLAND_SCOPE=job): each fabric is one island.
-name=mixed-het
-if HETCCL_ISLAND_SCOPE=job run_job "$name" -p nv -N 2 --ntasks-per-node=1 --gres=gpu:nv:1 : -p amd -N 2 --ntasks-per-node=1 --gres=gpu:amd:1 \
-  "$scripts/mixed-vendor.sbatch" --launcher mpirun --colls allreduce; then
-  file=$work/out/$name.out
-  ok=1
-  for rank in 0 1 2 3; do
-    line=$(grep -m1 "^hetccl-rank-env: rank $rank/4 " "$file" || true)
-    case $rank in 0 | 1) want=nvidia ;; *) want=amd ;; esac
-    node=$(awk -v v="$want" '$4 == v' "$state/nodes" | awk -v i=$((rank % 2 + 1)) 'NR == i {print $1}')
-    [[ $line == *" node $node "* && $line == *" vendor $want "* ]] \
-      || { fail "$name: rank $rank should be vendor $want on $node: '${line:-no line}'"; ok=0; }
-  done
-  [ "$ok" -eq 0 ] || pass "$name: ranks 0-1 nvidia on the nvidia nodes, 2-3 amd on the amd nodes"
-  grep -q '4 ranks in 2 islands' "$file" && pass "$name: hetccl-info sees 2 islands" \
-    || fail "$name: hetccl-info does not report '4 ranks in 2 islands'"
-  grep -q "nvidia:2,amd:2 via mpirun: OK" "$file" || fail "$name: no OK summary line"
-  check_perf_tables "$name" "$file" 1
-  check_ranks_on_nodes "$name" "$file"
-else
-  fail "$name: job failed"
-  show_output "$work/out/$name.out"
-fi
+# srun too only when asked: an srun heterogeneous step with PMIx now and then hangs after its
+# tasks have ended (slurm/README.md, "The Slurm test").
+het_launchers=mpirun
+[ "${HETCCL_SLURM_TEST_HET_SRUN:-0}" != 1 ] || het_launchers="mpirun srun"
+for launcher in $het_launchers; do
+  name=mixed-$launcher
+  if HETCCL_ISLAND_SCOPE=job run_job "$name" -p nv -N 2 --ntasks-per-node=1 --gres=gpu:nv:1 \
+    : -p amd -N 2 --ntasks-per-node=1 --gres=gpu:amd:1 "$scripts/mixed-vendor.sbatch" --launcher "$launcher" --colls allreduce; then
+    file=$work/out/$name.out
+    ok=1
+    for rank in 0 1 2 3; do
+      line=$(grep -m1 "^hetccl-rank-env: rank $rank/4 " "$file" || true)
+      case $rank in 0 | 1) want=nvidia ;; *) want=amd ;; esac
+      node=$(awk -v v="$want" '$4 == v' "$state/nodes" | awk -v i=$((rank % 2 + 1)) 'NR == i {print $1}')
+      [[ $line == *" node $node "* && $line == *" vendor $want "* ]] \
+        || { fail "$name: rank $rank should be vendor $want on $node: '${line:-no line}'"; ok=0; }
+    done
+    [ "$ok" -eq 0 ] || pass "$name: ranks 0-1 nvidia on the nvidia nodes, 2-3 amd on the amd nodes"
+    grep -q '4 ranks in 2 islands' "$file" && pass "$name: hetccl-info sees 2 islands" \
+      || fail "$name: hetccl-info does not report '4 ranks in 2 islands'"
+    grep -q "nvidia:2,amd:2 via $launcher: OK" "$file" || fail "$name: no OK summary line"
+    check_perf_tables "$name" "$file" 1
+    check_ranks_on_nodes "$name" "$file"
+  else
+    fail "$name: job failed"
+    show_output "$work/out/$name.out"
+  fi
+done
 
 say "$failures failure(s) in $((SECONDS - started)) s"
 [ "$failures" -eq 0 ]
