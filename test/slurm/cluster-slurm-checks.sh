@@ -16,7 +16,9 @@ source "$here/slurm-test-jobs.sh"  # run_job, time_left, check_perf_tables, show
 
 # Each job ends within job_timeout, the whole phase within budget: CTest's TIMEOUT would kill
 # the test without its clean-up.
+# shellcheck disable=SC2034  # both read by slurm-test-jobs.sh
 job_timeout=${HETCCL_SLURM_TEST_JOB_TIMEOUT:-60}
+# shellcheck disable=SC2034
 budget=${HETCCL_SLURM_TEST_BUDGET:-240}
 
 while IFS='=' read -r var _; do
@@ -75,9 +77,9 @@ export PRIVATE_SLURM_NODE_LAUNCHER="$here/cluster-node-launch.sh $state"
 export PRIVATE_SLURM_CONF_EXTRA="TaskProlog=$work/task-prolog.sh"
 say "starting Slurm: slurmctld at 10.99.0.254 (head), slurmd in each of $nodes"
 mkdir -p "$work/cluster" "$work/out"
-private_slurm_start "$work/cluster" || { say "FAIL: Slurm did not start: $PRIVATE_SLURM_ERROR"; exit 1; }
+private_slurm_start "$work/cluster" \
+  || { say "FAIL: Slurm did not start: $PRIVATE_SLURM_ERROR"; exit 1; }
 say "Slurm up after $((SECONDS - started)) s"
-tag=$(cat "$PRIVATE_SLURM_DIR/tag")
 
 # Open MPI between the nodes over the cluster's subnet only (each node also has a loopback).
 export OMPI_MCA_btl_tcp_if_include=10.99.0.0/24 OMPI_MCA_oob_tcp_if_include=10.99.0.0/24

@@ -34,7 +34,10 @@ build=$(cd "$1" && pwd)
 source_dir=$(cd "$2" && pwd)
 started=$SECONDS
 skip() {
-  if [ "${HETCCL_SLURM_TEST_REQUIRED:-0}" = 1 ]; then say "FAIL (HETCCL_SLURM_TEST_REQUIRED=1): $*"; exit 1; fi
+  if [ "${HETCCL_SLURM_TEST_REQUIRED:-0}" = 1 ]; then
+    say "FAIL (HETCCL_SLURM_TEST_REQUIRED=1): $*"
+    exit 1
+  fi
   say "SKIPPED: $*"
   exit 77
 }
@@ -62,9 +65,11 @@ cleanup() {
 trap cleanup EXIT
 trap 'say interrupted; exit 130' INT TERM HUP
 
-# A run killed outright (SIGKILL) leaves its cluster behind; the name and directory are this
-# test's own, so a leftover is taken down first.
-[ ! -e "$state" ] || "$cluster" down --name "$name" >/dev/null
+# A run killed outright (SIGKILL) leaves its cluster behind; the name is this test's own, so a
+# leftover (its state or its namespaces) is taken down first.
+if [ -e "$state" ] || ip netns list 2>/dev/null | grep -q "^hetccl-$name-"; then
+  "$cluster" down --name "$name" >/dev/null
+fi
 up=1
 rc=0
 "$cluster" up --name "$name" --nodes 4 --vendors nvidia:2,amd:2 --rate 2gbit --cross-rate 1gbit || rc=$?

@@ -38,7 +38,9 @@ started=$SECONDS
 # CTest's TIMEOUT (600 s) would kill this script without running its clean-up, so the test ends
 # itself first: each job gets at most job_timeout seconds (they take a few), all of them
 # together at most budget seconds.
+# shellcheck disable=SC2034  # both read by slurm-test-jobs.sh
 job_timeout=${HETCCL_SLURM_TEST_JOB_TIMEOUT:-90}
+# shellcheck disable=SC2034
 budget=${HETCCL_SLURM_TEST_BUDGET:-420}
 
 # A test run inside a Slurm job (CI on a cluster) must not hand that job's variables to its own.
