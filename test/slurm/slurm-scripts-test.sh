@@ -31,18 +31,17 @@ here=$(cd "$(dirname "$0")" && pwd)
 scripts=$source_dir/slurm
 # shellcheck source=private-slurm.sh
 source "$here/private-slurm.sh"
+# shellcheck source=slurm-test-jobs.sh
+source "$here/slurm-test-jobs.sh"  # run_job, time_left, check_perf_tables, show_output
 
 started=$SECONDS
 # CTest's TIMEOUT (600 s) would kill this script without running its clean-up, so the test ends
 # itself first: each job gets at most job_timeout seconds (they take a few), all of them
 # together at most budget seconds.
+# shellcheck disable=SC2034  # both read by slurm-test-jobs.sh
 job_timeout=${HETCCL_SLURM_TEST_JOB_TIMEOUT:-90}
+# shellcheck disable=SC2034
 budget=${HETCCL_SLURM_TEST_BUDGET:-420}
-# Seconds the next job may take: job_timeout, or what is left of the budget.
-time_left() {
-  local left=$((budget - (SECONDS - started)))
-  [ "$left" -lt "$job_timeout" ] && echo "$((left > 1 ? left : 1))" || echo "$job_timeout"
-}
 
 # A test run inside a Slurm job (CI on a cluster) must not hand that job's variables to its own.
 while IFS='=' read -r name _; do
@@ -116,56 +115,6 @@ say "starting a private Slurm in $work/cluster"
 mkdir -p "$work/cluster" "$work/out"
 private_slurm_start "$work/cluster" || skip_test "cannot start Slurm here: $PRIVATE_SLURM_ERROR"
 say "Slurm up after $((SECONDS - started)) s"
-
-# Submits one job and waits for its end (polling: sbatch --wait checks ever more rarely and
-# adds up to 20 s per job), within time_left.  run_job NAME [sbatch options] SCRIPT [ARGS...];
-# the status is the job's exit code (0 when it COMPLETED), 124 when it took too long.
-run_job() {
-  local name=$1
-  shift
-  local out="$work/out/$name.out" id state exit_code t0=$SECONDS limit
-  [ $((SECONDS - started)) -lt "$budget" ] || { say "$name: not run, the test's $budget s are used up"; return 124; }
-  limit=$(time_left)
-  # Submitted from the output directory, so the scripts must find their helpers through Slurm,
-  # not through the submit directory.
-  id=$(cd "$work/out" && env PRIVATE_SLURM_TAG="$(cat "$PRIVATE_SLURM_DIR/tag")" \
-    sbatch --parsable --output="$out" --job-name="$name" "$@") \
-    || { say "$name: sbatch failed"; return 1; }
-  id=${id%%;*}
-  while :; do
-    # The first record is the job (or a het job's component 0, which runs the script).
-    state=$(scontrol show job "$id" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' | head -n 1)
-    case $state in
-      PENDING | CONFIGURING | RUNNING | COMPLETING | SUSPENDED | REQUEUED | RESIZING | "") ;;
-      *) break ;;
-    esac
-    if [ $((SECONDS - t0)) -ge "$limit" ]; then
-      say "$name: job $id not finished after $limit s (state ${state:-unknown}); cancelling it"
-      scancel "$id" 2>/dev/null
-      return 124
-    fi
-    sleep 0.5
-  done
-  exit_code=$(scontrol show job "$id" | sed -n 's/.* ExitCode=\([0-9]*\):.*/\1/p' | head -n 1)
-  say "$name: job $id $state, exit code ${exit_code:-?}, $((SECONDS - t0)) s"
-  [ "$state" = COMPLETED ] && return 0
-  [ "${exit_code:-0}" -ne 0 ] && return "$exit_code"
-  return 1
-}
-
-# check_perf_tables NAME FILE COUNT: the file has that many perf tables, all correct.
-check_perf_tables() {
-  local name=$1 file=$2 want=$3 ok bad
-  ok=$(grep -c '^# Out of bounds values : 0 OK' "$file")
-  bad=$(grep '^# Out of bounds values' "$file" | grep -vc ': 0 OK')
-  if [ "$ok" -eq "$want" ] && [ "$bad" -eq 0 ]; then
-    pass "$name: $ok perf table(s), no wrong values"
-  else
-    fail "$name: expected $want '# Out of bounds values : 0 OK', found $ok (and $bad with wrong values)"
-  fi
-}
-
-show_output() { sed 's/^/    | /' "$1" 2>/dev/null; }
 
 # Small sizes: the whole test shares 2 cores with whatever else runs.
 perf_args="-b 8 -e 64K -f 4 -n 5 -w 2"
