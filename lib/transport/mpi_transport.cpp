@@ -69,13 +69,11 @@ class MpiTransfer : public Transfer {
     return stopped;
   }
   ~MpiTransfer() override {
-    // A transfer dropped before completion (an aborted operation) must not leak requests.
-    for (size_t i = 0; i <= more.size(); ++i) {
-      MPI_Request& pending = request(i);
-      if (pending == MPI_REQUEST_NULL) continue;
-      MPI_Cancel(&pending);
-      MPI_Request_free(&pending);
-    }
+    // A transfer dropped before completion (an aborted operation) must not leak requests:
+    // what withdraw() could not stop, MPI finishes on its own.
+    (void)withdraw();
+    for (size_t i = 0; i <= more.size(); ++i)
+      if (request(i) != MPI_REQUEST_NULL) MPI_Request_free(&request(i));
   }
 
  private:
