@@ -85,7 +85,9 @@ void HetcclProcessGroup::shutdown() {
   std::lock_guard<std::mutex> guard(shutdownLock_);
   if (comm_ == nullptr) return;
   try {
-    flushTransfers(false);  // what can be launched; receives still waiting for a sender fail below
+    flushTransfers(
+        Flush::kReady, nullptr,
+        std::chrono::steady_clock::now());  // what can be launched; receives still waiting for a sender fail below
   } catch (const std::exception&) {
     // Their Works fail below (the communicator is then aborted).
   }
@@ -143,7 +145,7 @@ c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::launch(const char* operation,
                                                           const std::function<hetcclResult_t()>& enqueue,
                                                           std::function<void()> afterCompletion) {
   checkOpen(operation);
-  flushTransfers(true);  // issued earlier, so enqueued first
+  flushAll();  // issued earlier, so enqueued first
   return launchNow(operation, type, stream, std::move(outputs), std::move(keepAlive), enqueue,
                    std::move(afterCompletion));
 }
@@ -193,10 +195,11 @@ c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::holdTransfer(const char* oper
   auto work = c10::make_intrusive<HetcclWork>(getRank(), type, operation, outputs, timeout_);
   work->keepAlive = {tensor};
   std::weak_ptr<FlushHandle> handle = flushHandle_;
-  work->beforeWait = [handle](bool wait) {
+  work->beforeWait = [handle](const HetcclWork* target, std::chrono::steady_clock::time_point deadline) {
     if (auto live = handle.lock()) {
       std::lock_guard<std::mutex> guard(live->lock);
-      if (live->group != nullptr) live->group->flushTransfers(wait);
+      if (live->group != nullptr)
+        live->group->flushTransfers(target == nullptr ? Flush::kReady : Flush::kThrough, target, deadline);
     }
   };
   work->held = true;
@@ -232,26 +235,39 @@ void HetcclProcessGroup::failHeld(size_t first, const std::string& message) {
   }
 }
 
-void HetcclProcessGroup::flushTransfers(bool wait) {
+void HetcclProcessGroup::flushTransfers(Flush how, const HetcclWork* target,
+                                        std::chrono::steady_clock::time_point deadline) {
   std::vector<c10::intrusive_ptr<HetcclWork>> works;
   std::exception_ptr failure;
   bool timedOut = false;
   {
     std::lock_guard<std::mutex> held(heldLock_);
     if (heldWorks_.empty()) return;
-    // A receive from any source learns its peer from its notice; everything after it waits
-    // for that (a known peer's receive needs no notice yet: its notice is already matched in
-    // order, and it may be launched with its sends in one group, as a ring of isend/irecv needs).
-    const auto deadline = std::chrono::steady_clock::now() + (wait ? timeout_ : std::chrono::milliseconds(0));
+    size_t through = 0;  // the receives from any source before this one are waited for
+    if (how == Flush::kAll) through = heldWorks_.size();
+    if (how == Flush::kThrough)
+      for (size_t i = 0; i < heldWorks_.size(); ++i)
+        if (heldWorks_[i].get() == target) through = i + 1;
+    // A receive from any source learns its peer from its notice, and what was issued after it
+    // is launched after it.  A known peer's receive needs no notice yet (its notice is already
+    // matched, in order) and goes in one group with the sends around it, as a ring of
+    // isend/irecv needs.  Waiting for a send held before a receive from any source, the
+    // receive's notice is given kNoticeGrace: in a ring the peer announced its send before it
+    // waits, and launching the send alone first could leave both ranks' streams blocked on
+    // sends whose receives are queued behind them.
+    const auto now = std::chrono::steady_clock::now();
     size_t ready = 0;
     for (; ready < heldTransfers_.size(); ++ready) {
       Transfer& t = heldTransfers_[ready];
       if (t.isSend || t.peer != SendNotices::kAnyRank) continue;
-      if (!notices_->take(*t.notice, deadline)) break;
+      const bool needed = ready < through;
+      if (!notices_->take(*t.notice, needed ? deadline : how == Flush::kThrough ? now + kNoticeGrace : now)) {
+        timedOut = needed;
+        break;
+      }
       t.peer = t.notice->source;
       heldWorks_[ready]->setSourceRank(t.peer);
     }
-    timedOut = ready < heldTransfers_.size() && wait;
     if (ready > 0) {
       std::vector<Transfer> transfers(heldTransfers_.begin(),
                                       heldTransfers_.begin() + static_cast<std::ptrdiff_t>(ready));
@@ -271,9 +287,15 @@ void HetcclProcessGroup::flushTransfers(bool wait) {
   }
   // Outside the lock: completing runs the futures' callbacks, which may call back in.
   for (auto& work : works) work->complete(failure);
-  if (timedOut)
+  // Before another operation the receive cannot stay held: it fails (a Work's own wait merely
+  // times out, and may be waited for again).
+  if (timedOut && how == Flush::kAll)
     failHeld(0, "recv: no rank sent to this rank within " + std::to_string(timeout_.count()) +
                     " ms (a receive from any source waits for a send's notice)");
+}
+
+void HetcclProcessGroup::flushAll() {
+  flushTransfers(Flush::kAll, nullptr, std::chrono::steady_clock::now() + timeout_);
 }
 
 c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::broadcast(std::vector<at::Tensor>& tensors,

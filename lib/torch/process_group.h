@@ -75,14 +75,19 @@ class HetcclProcessGroup : public BackendBase {
   // batch_isend_irecv's bracket in 1.x: the sends and receives between are launched as one
   // group.  (2.x changed these hooks' signatures; there the first wait launches them.)
   void startCoalescing() override {}
-  void endCoalescing(std::vector<c10::intrusive_ptr<c10d::Work>>& works) override { flushTransfers(true); }
+  void endCoalescing(std::vector<c10::intrusive_ptr<c10d::Work>>& works) override { flushAll(); }
 #endif
 
   // Launches the sends and receives held back so far as one hetccl group (below).  A receive
-  // first takes its send's notice (send_notices.h), which tells a receive from any source its
-  // peer: `wait` waits for notices (up to the group's timeout, then the receives fail); without
-  // it only the transfers before the first receive whose notice has not come are launched.
-  void flushTransfers(bool wait);
+  // from any source first takes its send's notice (send_notices.h), which tells it its peer.
+  //   kReady    launches the transfers before the first receive whose notice has not come;
+  //   kThrough  waits until `deadline` for the notices up to `target`'s transfer (the Work
+  //             being waited for), then as kReady;
+  //   kAll      waits for every notice; the receives whose notice has not come by `deadline`
+  //             fail (flushAll: before another operation, within the group's timeout).
+  enum class Flush { kReady, kThrough, kAll };
+  void flushTransfers(Flush how, const HetcclWork* target, std::chrono::steady_clock::time_point deadline);
+  void flushAll();
 
   // hetccl's name for the algorithm of the last operation ("hier", "native:nccl", ...).
   std::string lastAlgorithm();
@@ -137,6 +142,7 @@ class HetcclProcessGroup : public BackendBase {
   std::vector<Transfer> heldTransfers_;
   std::vector<c10::intrusive_ptr<HetcclWork>> heldWorks_;
   std::unique_ptr<SendNotices> notices_;
+  static constexpr std::chrono::milliseconds kNoticeGrace{20};
   std::mutex shutdownLock_;
   hetcclComm_t comm_ = nullptr;
   hetcclStream_t stream_ = nullptr;

@@ -2,7 +2,6 @@
 
 #include <stdexcept>
 #include <string>
-#include <thread>
 
 namespace hetccl_torch {
 
@@ -14,14 +13,14 @@ HetcclWork::HetcclWork(int rank, c10d::OpType type, const char* title, std::vect
       future_(c10::make_intrusive<c10::ivalue::Future>(c10::ListType::create(c10::TensorType::get()))) {}
 
 bool HetcclWork::isCompleted() {
-  if (beforeWait) beforeWait(false);
+  if (beforeWait) beforeWait(nullptr, std::chrono::steady_clock::now());
   return c10d::Work::isCompleted();
 }
 
 // A receive from any source is launched (its future can complete) once its sender is known:
 // this waits for that, as the future's waiters do not call back into the Work.
 c10::intrusive_ptr<c10::ivalue::Future> HetcclWork::getFuture() {
-  if (beforeWait) beforeWait(true);
+  if (beforeWait) beforeWait(this, std::chrono::steady_clock::now() + groupTimeout_);
   return future_;
 }
 
@@ -35,13 +34,9 @@ bool HetcclWork::wait(std::chrono::milliseconds timeout) {
   // torch passes 0 (kNoTimeout) or -1 (unset) for "no timeout of its own".
   const std::chrono::milliseconds limit = timeout.count() <= 0 ? groupTimeout_ : timeout;
   const auto deadline = std::chrono::steady_clock::now() + limit;
-  // While this Work is held behind a receive from any source whose sender is not known yet,
-  // launch what can be launched and look again: the sender may be waiting for those.
-  if (beforeWait) beforeWait(false);
-  while (held && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::microseconds(100));
-    if (beforeWait) beforeWait(false);
-  }
+  // Held behind a receive from any source whose sender is not known yet, it stays held past
+  // the deadline: the wait below then times out.
+  if (beforeWait) beforeWait(this, deadline);
   {
     std::unique_lock<std::mutex> lock(mutex_);
     if (!cv_.wait_until(lock, deadline, [&] { return completed_; }))

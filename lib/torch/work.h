@@ -44,9 +44,11 @@ class HetcclWork : public c10d::Work {
   // a temporary).
   std::function<void()> afterCompletion;
   // Run before anyone waits for or asks about the Work: a send or receive is held back until
-  // then, so that it can be launched in one group with the ones issued after it.  `wait`: wait
-  // for the notices of receives from any source (process_group.h, flushTransfers).
-  std::function<void(bool wait)> beforeWait;
+  // then, so that it can be launched in one group with the ones issued after it.  With a
+  // target (this Work) it waits until the deadline for what the target's launch needs (the
+  // notices of receives from any source, process_group.h flushTransfers); without, it launches
+  // what it can now.
+  std::function<void(const HetcclWork* target, std::chrono::steady_clock::time_point deadline)> beforeWait;
   // Whether the operation is still held back (not yet launched); cleared by the group.
   std::atomic<bool> held{false};
 
