@@ -58,13 +58,16 @@ HetcclProcessGroup::HetcclProcessGroup(const c10::intrusive_ptr<c10d::Store>& st
   hetcclConfig_t config = HETCCL_CONFIG_INITIALIZER;
   config.timeoutSeconds = timeoutSeconds(timeout);
   const hetcclResult_t created = hetcclCommInitMPI(&comm_, members, &config);
-  MPI_Comm_free(&members);  // hetccl works on a duplicate of its own
+  std::unique_ptr<SendNotices> notices;
+  if (created == hetcclSuccess) notices = std::make_unique<SendNotices>(members);
+  MPI_Comm_free(&members);  // hetccl and the notices work on duplicates of their own
   if (created != hetcclSuccess)
     throw std::runtime_error(std::string("hetccl: creating the communicator failed: ") + hetcclGetLastError(nullptr));
   if (hetcclStreamCreate(&stream_) != hetcclSuccess) {
     (void)hetcclCommDestroy(comm_);
     throw std::runtime_error(std::string("hetccl: creating a stream failed: ") + hetcclGetLastError(nullptr));
   }
+  notices_ = std::move(notices);
   completions_ = std::make_unique<CompletionThread>(comm_);
   flushHandle_ = std::make_shared<FlushHandle>();
   flushHandle_->group = this;
@@ -82,7 +85,9 @@ void HetcclProcessGroup::shutdown() {
   std::lock_guard<std::mutex> guard(shutdownLock_);
   if (comm_ == nullptr) return;
   try {
-    flushTransfers();
+    flushTransfers(
+        Flush::kReady, nullptr,
+        std::chrono::steady_clock::now());  // what can be launched; receives still waiting for a sender fail below
   } catch (const std::exception&) {
     // Their Works fail below (the communicator is then aborted).
   }
@@ -90,12 +95,8 @@ void HetcclProcessGroup::shutdown() {
     std::lock_guard<std::mutex> handle(flushHandle_->lock);
     flushHandle_->group = nullptr;
   }
-  {
-    std::lock_guard<std::mutex> held(heldLock_);
-    for (auto& work : heldWorks_)
-      work->complete(std::make_exception_ptr(std::runtime_error("hetccl: the process group was shut down")));
-    heldWorks_.clear();
-  }
+  failHeld(0, "the process group was shut down");
+  notices_->close();
   const bool failed = completions_->failed();
   completions_.reset();  // completes every queued Work
   // A failed communicator's peers may be gone: an abort does not wait for them.
@@ -144,7 +145,7 @@ c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::launch(const char* operation,
                                                           const std::function<hetcclResult_t()>& enqueue,
                                                           std::function<void()> afterCompletion) {
   checkOpen(operation);
-  flushTransfers();  // issued earlier, so enqueued first
+  flushAll();  // issued earlier, so enqueued first
   return launchNow(operation, type, stream, std::move(outputs), std::move(keepAlive), enqueue,
                    std::move(afterCompletion));
 }
@@ -194,37 +195,107 @@ c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::holdTransfer(const char* oper
   auto work = c10::make_intrusive<HetcclWork>(getRank(), type, operation, outputs, timeout_);
   work->keepAlive = {tensor};
   std::weak_ptr<FlushHandle> handle = flushHandle_;
-  work->beforeWait = [handle] {
+  work->beforeWait = [handle](const HetcclWork* target, std::chrono::steady_clock::time_point deadline) {
     if (auto live = handle.lock()) {
       std::lock_guard<std::mutex> guard(live->lock);
-      if (live->group != nullptr) live->group->flushTransfers();
+      if (live->group != nullptr)
+        live->group->flushTransfers(target == nullptr ? Flush::kReady : Flush::kThrough, target, deadline);
     }
   };
+  work->held = true;
   std::lock_guard<std::mutex> held(heldLock_);
-  heldTransfers_.push_back({tensor, peer, isSend});
+  // Under the lock: notices are posted in the order the transfers are held.
+  std::shared_ptr<SendNotices::Expected> notice;
+  if (isSend)
+    notices_->announce(peer);
+  else
+    notice = notices_->expect(peer);
+  if (!isSend && peer != SendNotices::kAnyRank) work->setSourceRank(peer);
+  heldTransfers_.push_back({tensor, peer, isSend, notice});
   heldWorks_.push_back(work);
   return work;
 }
 
-void HetcclProcessGroup::flushTransfers() {
+void HetcclProcessGroup::failHeld(size_t first, const std::string& message) {
+  std::vector<c10::intrusive_ptr<HetcclWork>> failed;
+  {
+    std::lock_guard<std::mutex> held(heldLock_);
+    if (first >= heldWorks_.size()) return;
+    for (size_t i = first; i < heldTransfers_.size(); ++i)
+      if (heldTransfers_[i].notice) notices_->withdraw(*heldTransfers_[i].notice);
+    failed.assign(heldWorks_.begin() + static_cast<std::ptrdiff_t>(first), heldWorks_.end());
+    heldWorks_.resize(first);
+    heldTransfers_.resize(first);
+  }
+  // Outside the lock: completing runs the futures' callbacks, which may call back in.
+  const auto failure = std::make_exception_ptr(std::runtime_error("hetccl " + message));
+  for (auto& work : failed) {
+    work->held = false;
+    work->complete(failure);
+  }
+}
+
+void HetcclProcessGroup::flushTransfers(Flush how, const HetcclWork* target,
+                                        std::chrono::steady_clock::time_point deadline) {
   std::vector<c10::intrusive_ptr<HetcclWork>> works;
   std::exception_ptr failure;
+  bool timedOut = false;
   {
     std::lock_guard<std::mutex> held(heldLock_);
     if (heldWorks_.empty()) return;
-    std::vector<Transfer> transfers;
-    transfers.swap(heldTransfers_);
-    works.swap(heldWorks_);
-    const hetcclStream_t stream = streamFor(transfers.front().tensor);
-    if (enqueueTransfers(transfers, stream) == hetcclSuccess) {
-      for (auto& work : works) completions_->add(work, stream);
-      return;
+    size_t through = 0;  // the receives from any source before this one are waited for
+    if (how == Flush::kAll) through = heldWorks_.size();
+    if (how == Flush::kThrough)
+      for (size_t i = 0; i < heldWorks_.size(); ++i)
+        if (heldWorks_[i].get() == target) through = i + 1;
+    // A receive from any source learns its peer from its notice, and what was issued after it
+    // is launched after it.  A known peer's receive needs no notice yet (its notice is already
+    // matched, in order) and goes in one group with the sends around it, as a ring of
+    // isend/irecv needs.  Waiting for a send held before a receive from any source, the
+    // receive's notice is given kNoticeGrace: in a ring the peer announced its send before it
+    // waits, and launching the send alone first could leave both ranks' streams blocked on
+    // sends whose receives are queued behind them.
+    const auto now = std::chrono::steady_clock::now();
+    size_t ready = 0;
+    for (; ready < heldTransfers_.size(); ++ready) {
+      Transfer& t = heldTransfers_[ready];
+      if (t.isSend || t.peer != SendNotices::kAnyRank) continue;
+      const bool needed = ready < through;
+      if (!notices_->take(*t.notice, needed ? deadline : how == Flush::kThrough ? now + kNoticeGrace : now)) {
+        timedOut = needed;
+        break;
+      }
+      t.peer = t.notice->source;
+      heldWorks_[ready]->setSourceRank(t.peer);
     }
-    failure =
-        std::make_exception_ptr(std::runtime_error(std::string("hetccl send/recv: ") + hetcclGetLastError(comm_)));
+    if (ready > 0) {
+      std::vector<Transfer> transfers(heldTransfers_.begin(),
+                                      heldTransfers_.begin() + static_cast<std::ptrdiff_t>(ready));
+      works.assign(heldWorks_.begin(), heldWorks_.begin() + static_cast<std::ptrdiff_t>(ready));
+      heldTransfers_.erase(heldTransfers_.begin(), heldTransfers_.begin() + static_cast<std::ptrdiff_t>(ready));
+      heldWorks_.erase(heldWorks_.begin(), heldWorks_.begin() + static_cast<std::ptrdiff_t>(ready));
+      const hetcclStream_t stream = streamFor(transfers.front().tensor);
+      for (auto& work : works) work->held = false;
+      if (enqueueTransfers(transfers, stream) == hetcclSuccess) {
+        for (auto& work : works) completions_->add(work, stream);
+        works.clear();
+      } else {
+        failure =
+            std::make_exception_ptr(std::runtime_error(std::string("hetccl send/recv: ") + hetcclGetLastError(comm_)));
+      }
+    }
   }
   // Outside the lock: completing runs the futures' callbacks, which may call back in.
   for (auto& work : works) work->complete(failure);
+  // Before another operation the receive cannot stay held: it fails (a Work's own wait merely
+  // times out, and may be waited for again).
+  if (timedOut && how == Flush::kAll)
+    failHeld(0, "recv: no rank sent to this rank within " + std::to_string(timeout_.count()) +
+                    " ms (a receive from any source waits for a send's notice)");
+}
+
+void HetcclProcessGroup::flushAll() {
+  flushTransfers(Flush::kAll, nullptr, std::chrono::steady_clock::now() + timeout_);
 }
 
 c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::broadcast(std::vector<at::Tensor>& tensors,
@@ -399,6 +470,57 @@ c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::alltoall(std::vector<at::Tens
                          inputTensors[0]);
 }
 
+c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::allgather_coalesced(
+    std::vector<std::vector<at::Tensor>>& outputTensorLists, std::vector<at::Tensor>& inputTensors,
+    const c10d::AllgatherOptions&) {
+  const char* name = "all_gather_coalesced";
+  if (inputTensors.empty()) fail(name, "no input tensors given");
+  if (static_cast<int>(outputTensorLists.size()) != getSize())
+    fail(name, "takes one output list per rank of the group (" + std::to_string(getSize()) + "), not " +
+                   std::to_string(outputTensorLists.size()));
+  std::vector<hetcclDataType_t> types;
+  for (const at::Tensor& input : inputTensors) {
+    checkTensor(input, name, "an input");
+    types.push_back(hetcclTypeOf(input, name));
+  }
+  std::vector<at::Tensor> outputs;
+  for (const std::vector<at::Tensor>& list : outputTensorLists) {
+    if (list.size() != inputTensors.size())
+      fail(name, "every output list needs one tensor per input tensor (" + std::to_string(inputTensors.size()) +
+                     "), one has " + std::to_string(list.size()));
+    for (size_t j = 0; j < list.size(); ++j) {
+      const std::string role = "output list " + std::to_string(outputs.size() / list.size()) + "'s";
+      checkSameShape({list[j]}, inputTensors[j], name, role.c_str());
+      outputs.push_back(list[j]);
+    }
+  }
+  // Each input gathered into a buffer of its own, copied into the lists once complete.
+  std::vector<at::Tensor> gathered;
+  for (const at::Tensor& input : inputTensors)
+    gathered.push_back(at::empty({input.numel() * getSize()}, input.options()));
+  std::vector<at::Tensor> keepAlive = inputTensors;
+  keepAlive.insert(keepAlive.end(), gathered.begin(), gathered.end());
+  const hetcclStream_t stream = streamFor(inputTensors[0]);
+  const size_t perRank = inputTensors.size();
+  return launch(
+      name, c10d::OpType::ALLGATHER_COALESCED, stream, outputs, std::move(keepAlive),
+      [&] {
+        return hetccl_client::inGroup([&](auto record) {
+          for (size_t j = 0; j < perRank; ++j)
+            if (inputTensors[j].numel() > 0)  // every rank passes the same sizes, so all skip it
+              record(hetcclAllGather(inputTensors[j].data_ptr(), gathered[j].data_ptr(), elements(inputTensors[j]),
+                                     types[j], comm_, stream));
+        });
+      },
+      [outputs, gathered, perRank]() mutable {
+        for (size_t i = 0; i < outputs.size(); ++i) {
+          const at::Tensor& from = gathered[i % perRank];
+          const int64_t n = outputs[i].numel();
+          outputs[i].view({-1}).copy_(from.narrow(0, static_cast<int64_t>(i / perRank) * n, n));
+        }
+      });
+}
+
 // gather and scatter: one group of sends and receives (client/rooted_transfers.h, the NCCL
 // drop-in's too).
 c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::gather(std::vector<std::vector<at::Tensor>>& outputTensors,
@@ -464,8 +586,11 @@ c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::recv(std::vector<at::Tensor>&
   return holdTransfer("recv", c10d::OpType::RECV, tensor, srcRank, false);
 }
 
-c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::recvAnysource(std::vector<at::Tensor>&, int) {
-  fail("recv", "receiving from any source is not supported (hetccl matches sends and receives by peer): pass src");
+// The sender is the rank whose send's notice arrives first (send_notices.h); the Work's
+// sourceRank() gives it once the receive was launched.
+c10::intrusive_ptr<c10d::Work> HetcclProcessGroup::recvAnysource(std::vector<at::Tensor>& tensors, int) {
+  at::Tensor& tensor = singleTensor(tensors, "recv", "the");
+  return holdTransfer("recv", c10d::OpType::RECVANYSOURCE, tensor, SendNotices::kAnyRank, false);
 }
 
 // An all-reduce of one element: complete once every rank has reached it.

@@ -14,6 +14,7 @@
 
 #include "completion_thread.h"
 #include "hetccl/hetccl.h"
+#include "send_notices.h"
 #include "torch_version.h"
 #include "work.h"
 
@@ -54,6 +55,11 @@ class HetcclProcessGroup : public BackendBase {
                                                const c10d::AllToAllOptions& opts = c10d::AllToAllOptions()) override;
   c10::intrusive_ptr<c10d::Work> alltoall(std::vector<at::Tensor>& outputTensors, std::vector<at::Tensor>& inputTensors,
                                           const c10d::AllToAllOptions& opts = c10d::AllToAllOptions()) override;
+  // One all-gather per input tensor, launched as one hetccl group: the tensors may differ in
+  // size and dtype, as long as every rank passes the same list.
+  c10::intrusive_ptr<c10d::Work> allgather_coalesced(
+      std::vector<std::vector<at::Tensor>>& outputTensorLists, std::vector<at::Tensor>& inputTensors,
+      const c10d::AllgatherOptions& opts = c10d::AllgatherOptions()) override;
   c10::intrusive_ptr<c10d::Work> gather(std::vector<std::vector<at::Tensor>>& outputTensors,
                                         std::vector<at::Tensor>& inputTensors,
                                         const c10d::GatherOptions& opts = c10d::GatherOptions()) override;
@@ -69,11 +75,19 @@ class HetcclProcessGroup : public BackendBase {
   // batch_isend_irecv's bracket in 1.x: the sends and receives between are launched as one
   // group.  (2.x changed these hooks' signatures; there the first wait launches them.)
   void startCoalescing() override {}
-  void endCoalescing(std::vector<c10::intrusive_ptr<c10d::Work>>& works) override { flushTransfers(); }
+  void endCoalescing(std::vector<c10::intrusive_ptr<c10d::Work>>& works) override { flushAll(); }
 #endif
 
-  // Launches the sends and receives held back so far as one hetccl group (below).
-  void flushTransfers();
+  // Launches the sends and receives held back so far as one hetccl group (below).  A receive
+  // from any source first takes its send's notice (send_notices.h), which tells it its peer.
+  //   kReady    launches the transfers before the first receive whose notice has not come;
+  //   kThrough  waits until `deadline` for the notices up to `target`'s transfer (the Work
+  //             being waited for), then as kReady;
+  //   kAll      waits for every notice; the receives whose notice has not come by `deadline`
+  //             fail (flushAll: before another operation, within the group's timeout).
+  enum class Flush { kReady, kThrough, kAll };
+  void flushTransfers(Flush how, const HetcclWork* target, std::chrono::steady_clock::time_point deadline);
+  void flushAll();
 
   // hetccl's name for the algorithm of the last operation ("hier", "native:nccl", ...).
   std::string lastAlgorithm();
@@ -94,6 +108,7 @@ class HetcclProcessGroup : public BackendBase {
     at::Tensor tensor;
     int peer;
     bool isSend;
+    std::shared_ptr<SendNotices::Expected> notice = {};  // a torch receive's (held transfers only)
   };
   // Enqueues the calls `enqueue` makes, without flushing held-back transfers first.
   c10::intrusive_ptr<HetcclWork> launchNow(const char* operation, c10d::OpType type, hetcclStream_t stream,
@@ -106,8 +121,11 @@ class HetcclProcessGroup : public BackendBase {
   // operation is launched, or batch_isend_irecv ends.  Separate sends and receives on one
   // stream would otherwise deadlock as soon as two ranks send to each other first (a ring of
   // isend/irecv): a large send completes only once its receive is posted.
+  // `peer` is SendNotices::kAnyRank for a receive from any source.
   c10::intrusive_ptr<c10d::Work> holdTransfer(const char* operation, c10d::OpType type, at::Tensor tensor, int peer,
                                               bool isSend);
+  // Fails the held Works from `first` on (their receives will not be launched).
+  void failHeld(size_t first, const std::string& message);
   c10::intrusive_ptr<c10d::Work> launchTransfers(const char* operation, c10d::OpType type,
                                                  std::vector<at::Tensor> outputs, std::vector<at::Tensor> keepAlive,
                                                  std::vector<Transfer> transfers, const at::Tensor& like);
@@ -123,6 +141,8 @@ class HetcclProcessGroup : public BackendBase {
   std::mutex heldLock_;
   std::vector<Transfer> heldTransfers_;
   std::vector<c10::intrusive_ptr<HetcclWork>> heldWorks_;
+  std::unique_ptr<SendNotices> notices_;
+  static constexpr std::chrono::milliseconds kNoticeGrace{20};
   std::mutex shutdownLock_;
   hetcclComm_t comm_ = nullptr;
   hetcclStream_t stream_ = nullptr;

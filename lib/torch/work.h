@@ -6,6 +6,7 @@
 
 #include <ATen/core/ivalue.h>
 
+#include <atomic>
 #include <chrono>
 #include <exception>
 #include <functional>
@@ -25,6 +26,9 @@ class HetcclWork : public c10d::Work {
   // Waits until the operation completed; throws its failure, or a timeout once `timeout` (the
   // group's when none is given) has passed.
   bool wait(std::chrono::milliseconds timeout) override;
+  // A receive's sender (for a receive from any source, known once the receive was launched).
+  int sourceRank() const override;
+  void setSourceRank(int rank) { sourceRank_ = rank; }
   bool isCompleted() override;
   c10::intrusive_ptr<c10::ivalue::Future> getFuture() override;
   std::vector<at::Tensor> result() override { return outputs_; }
@@ -40,12 +44,18 @@ class HetcclWork : public c10d::Work {
   // a temporary).
   std::function<void()> afterCompletion;
   // Run before anyone waits for or asks about the Work: a send or receive is held back until
-  // then, so that it can be launched in one group with the ones issued after it.
-  std::function<void()> beforeWait;
+  // then, so that it can be launched in one group with the ones issued after it.  With a
+  // target (this Work) it waits until the deadline for what the target's launch needs (the
+  // notices of receives from any source, process_group.h flushTransfers); without, it launches
+  // what it can now.
+  std::function<void(const HetcclWork* target, std::chrono::steady_clock::time_point deadline)> beforeWait;
+  // Whether the operation is still held back (not yet launched); cleared by the group.
+  std::atomic<bool> held{false};
 
  private:
   std::vector<at::Tensor> outputs_;
   std::chrono::milliseconds groupTimeout_;
+  std::atomic<int> sourceRank_{-1};
   c10::intrusive_ptr<c10::ivalue::Future> future_;
 };
 

@@ -9,6 +9,7 @@ Inputs are small integers, so every sum, product, min and max is exact in every 
 result cannot depend on reduction order.
 """
 import datetime
+import math
 import os
 import sys
 import traceback
@@ -19,7 +20,7 @@ import torch.distributed as dist
 
 import hetccl.torch as hetccl_torch
 
-warnings.filterwarnings("ignore", message=".*all_reduce_coalesced will be deprecated.*")
+warnings.filterwarnings("ignore", message=".*_coalesced will be deprecated.*")
 
 FLOAT_TYPES = [torch.float32, torch.float64, torch.float16, torch.bfloat16]
 INT_TYPES = [torch.int8, torch.uint8, torch.int32, torch.int64]
@@ -211,6 +212,87 @@ def check_point_to_point(group, seed):
     return seed + 1 + size
 
 
+def check_all_gather_coalesced(group, gloo, seed):
+    """Tensors of different sizes and shapes in one call (one of them empty), against Gloo's
+    all_gather_coalesced and against each rank's known inputs."""
+    rank, size = dist.get_rank(group), dist.get_world_size(group)
+    shapes = [(1,), (3, 5), (0,), (70001,), (2, 2, 2)]
+    for dtype in [torch.float32, torch.int8, torch.float64, torch.bfloat16]:
+        mine = [data(rank, math.prod(shape), dtype, seed + j).reshape(shape) for j, shape in enumerate(shapes)]
+        outs = [[torch.full(shape, -7, dtype=dtype) for shape in shapes] for _ in range(size)]
+        dist.all_gather_coalesced(outs, mine, group=group)
+        for r in range(size):
+            for j, shape in enumerate(shapes):
+                expected = data(r, math.prod(shape), dtype, seed + j).reshape(shape)
+                same(outs[r][j], expected, f"all_gather_coalesced {dtype} from {r} tensor {j} {shape}")
+        if dtype != torch.bfloat16:  # Gloo 1.13 has no bfloat16
+            reference = [[torch.full(shape, -7, dtype=dtype) for shape in shapes] for _ in range(size)]
+            dist.all_gather_coalesced(reference, mine, group=gloo)
+            for r in range(size):
+                for j in range(len(shapes)):
+                    same(outs[r][j], reference[r][j], f"all_gather_coalesced {dtype} as Gloo's, from {r} tensor {j}")
+        seed += len(shapes)
+    return seed
+
+
+def check_recv_any_source(group, gloo, seed):
+    """recv and irecv with src=None: every other rank sends group rank 0 two tensors; rank 0
+    takes the first of each from any source and the second from the sender it learnt, so a
+    later receive from any source must not take a notice meant for a known-source receive.  A
+Gloo barrier ends each round: a sender's next sends would be just as valid a match."""
+    rank, size = dist.get_rank(group), dist.get_world_size(group)
+    ranks = dist.get_process_group_ranks(group) if hasattr(dist, "get_process_group_ranks") else list(range(size))
+    counts = {k: [0, 1, 70001][k % 3] for k in range(size)}  # empty, tiny and large messages
+    # Rank 0 cannot know which sender comes first, so all senders use one size per round.
+    for k in range(1, size):
+        count = counts[k]
+        if rank == 0:
+            got = []
+            for i in range(1, size):
+                out = torch.full((count,), -1.0)
+                if i % 2:
+                    sender = dist.recv(out, group=group)  # the sender's global rank
+                else:
+                    work = dist.irecv(out, group=group)
+                    work.wait()
+                    sender = ranks[work._source_rank()]
+                record(sender in ranks[1:], f"recv from any source: sender {sender} outside {ranks[1:]}")
+                source = ranks.index(sender) if sender in ranks else 0
+                same(out, data(source, count, torch.float32, seed + k), f"recv any source round {k} from {source}")
+                second = torch.full((count,), -1.0)
+                dist.recv(second, ranks[source], group=group)
+                same(second, data(source, count, torch.float32, seed + k + size),
+                     f"recv from the learnt sender {source}, round {k}")
+                got.append(source)
+            record(sorted(got) == list(range(1, size)), f"round {k}: senders {sorted(got)}, expected each once")
+        else:
+            dist.send(data(rank, count, torch.float32, seed + k), ranks[0], group=group)
+            dist.send(data(rank, count, torch.float32, seed + k + size), ranks[0], group=group)
+        dist.barrier(group=gloo)
+    # Rings of isend and irecv from any source, large enough that a send completes only once its
+    # receive is posted: waiting for the receive first, then for the send first.
+    right, left = (rank + 1) % size, (rank - 1) % size
+    for order in ["receive first", "send first"]:
+        out = torch.empty(300000, dtype=torch.int64)
+        send = dist.isend(data(rank, 300000, torch.int64, seed + 2 * size), ranks[right], group=group)
+        receive = dist.irecv(out, group=group)
+        for work in [receive, send] if order == "receive first" else [send, receive]:
+            work.wait()
+        record(receive._source_rank() == left, f"irecv ring ({order}): source {receive._source_rank()}, not {left}")
+        same(out, data(left, 300000, torch.int64, seed + 2 * size), f"irecv from any source in a ring ({order})")
+    return seed + 2 * size + 1
+
+
+def check_any_source_timeout():
+    """A receive from any source nobody sends to: wait(timeout) says so instead of hanging."""
+    group = dist.new_group(backend="hetccl")
+    if dist.get_rank() == 0:
+        work = dist.irecv(torch.empty(3), group=group)
+        raises("did not complete within 500 ms", "irecv from any source with no sender",
+               lambda: work.wait(datetime.timedelta(milliseconds=500)))
+    dist.destroy_process_group(group)
+
+
 def check_works(group, seed):
     rank, size = dist.get_rank(group), dist.get_world_size(group)
     # Many operations in flight, then waited for in reverse order; the future carries the tensor.
@@ -270,7 +352,6 @@ def check_bad_uses(group):
            lambda: dist.all_gather([torch.empty(5) for _ in range(size)], torch.ones(4), group=group))
     raises("add up to", "all_to_all_single splits that do not add up",
            lambda: dist.all_to_all_single(torch.empty(size), torch.ones(size), [1] * size, [2] * size, group=group))
-    raises("any source", "recv without a source", lambda: dist.recv(torch.empty(3), group=group))
     # Nothing was enqueued by the refusals: the group still works.
     t = torch.ones(8)
     dist.all_reduce(t, group=group)
@@ -297,6 +378,8 @@ def run_suite(group, gloo, label, seed):
     for check in [check_all_reduce, check_broadcast_reduce, check_gathers, check_all_to_all]:
         seed = check(group, gloo, seed)
     seed = check_point_to_point(group, seed)
+    seed = check_all_gather_coalesced(group, gloo, seed)
+    seed = check_recv_any_source(group, gloo, seed)
     seed = check_works(group, seed)
     check_bad_uses(group)
     return seed
@@ -314,6 +397,7 @@ def main():
         return finish(size)
     seed = run_suite(dist.group.WORLD, GLOO, "world", 1)
     check_wait_timeout(dist.group.WORLD)
+    check_any_source_timeout()
     # Subgroups: even and odd ranks, and a group of the last rank alone (new_group is called by
     # every rank; non-members get no group).
     for members in [list(range(0, size, 2)), list(range(1, size, 2)), [size - 1]]:
