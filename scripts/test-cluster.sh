@@ -44,7 +44,10 @@ require_root() {
   ip netns del "$probe"
 }
 
-# tbf needs a bucket of at least one timer tick of traffic; 1/500 s of the rate, at least 64 KiB.
+# tbf needs a bucket of at least one timer tick of traffic: 1/500 s of the rate.  And at least
+# 128 KiB: a veth sends GSO packets of up to 64 KiB, and with a bucket of exactly 64 KiB a packet
+# at the head of the queue can need a few nanoseconds more tokens than the bucket holds, so the
+# link stalls for good (seen at 200mbit: backlog held, overlimits climbing, nothing sent).
 burst_of() {
   local rate=$1 bits
   case $rate in
@@ -54,7 +57,7 @@ burst_of() {
     *) die "rate '$rate': write it as Ngbit, Nmbit or Nkbit (whole numbers)" ;;
   esac
   local bytes=$((bits / 8 / 500))
-  [ $bytes -ge 65536 ] || bytes=65536
+  [ $bytes -ge 131072 ] || bytes=131072
   echo $bytes
 }
 

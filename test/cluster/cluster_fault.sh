@@ -15,7 +15,8 @@ cluster=("${HETCCL_CLUSTER:?runs under on_cluster.sh}")
 name=(--name "${HETCCL_CLUSTER_NAME:?runs under on_cluster.sh}")
 dir=$(mktemp -d "${TMPDIR:-/tmp}/cluster-fault.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
-env_timeout=()
+# A reshaped link that stalls must end as a timeout inside the job's own limit, not a hang.
+env_timeout=(HETCCL_TIMEOUT=60)
 [ "$mode" = link-down ] && env_timeout=(HETCCL_TIMEOUT="$arg")
 env "${env_timeout[@]}" timeout 180 "${cluster[@]}" run "${name[@]}" -- "$program" "$mode" "$dir" >"$dir/out" 2>&1 &
 job=$!
