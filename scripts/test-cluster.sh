@@ -228,8 +228,13 @@ cmd_run() {
     shift
   fi
   [ $# -gt 0 ] || die "run: no program"
-  local per_node hosts="" vendors="" own_hosts=0 a
-  for a in "${mpirun_args[@]}" "$@"; do case $a in -H | --host | -host | --hostfile | -hostfile) own_hosts=1 ;; esac; done
+  local per_node hosts="" vendors="" own_hosts=0 own_binding=0 a
+  for a in "${mpirun_args[@]}" "$@"; do
+    case $a in
+      -H | --host | -host | --hostfile | -hostfile) own_hosts=1 ;;
+      --bind-to | -bind-to) own_binding=1 ;;
+    esac
+  done
   per_node=$(cat "$(state)/ranks-per-node")
   local node node_ns address vendor rest
   while read -r node node_ns address vendor rest; do
@@ -248,8 +253,14 @@ cmd_run() {
   # A caller's own -H (a subset of the nodes) replaces the default of every node's slots.
   local host_args=(-H "$hosts")
   [ $own_hosts -eq 0 ] || host_args=()
+  # Every node's daemon sees the whole machine as its own and would bind its first rank to core
+  # 0, so every node's rank would share one core: a rank that polls then holds it for a
+  # scheduler tick (4 ms) while its peer waits -- ms-long small messages for Open MPI and
+  # hetccl alike.  The nodes share the host's cores unbound unless the caller binds.
+  local binding=(--bind-to none)
+  [ $own_binding -eq 0 ] || binding=()
   exec ip netns exec "$(ns head)" mpirun "${host_args[@]}" \
-    --mca plm rsh --mca plm_rsh_agent "$here/test-cluster-agent.sh" --mca plm_rsh_no_tree_spawn 1 \
+    "${binding[@]}" --mca plm rsh --mca plm_rsh_agent "$here/test-cluster-agent.sh" --mca plm_rsh_no_tree_spawn 1 \
     --mca pml ob1 --mca btl tcp,vader,self --mca btl_tcp_if_include "$subnet" --mca oob_tcp_if_include "$subnet" \
     "${mpirun_args[@]}" "$@"
 }

@@ -60,6 +60,8 @@ Json linkParametersJson(const InfoReport& report) {
   parameters["reduce_gbps"] = estimate(report.reduceGBps);
   parameters["copy_gbps"] = estimate(report.copyGBps);
   parameters["step_overhead_us"] = estimate(report.stepOverheadUs);
+  parameters["island_uplink_gbps"] =
+      report.islandUplinkGBps > 0 ? Json(estimate(report.islandUplinkGBps)) : Json(nullptr);
   return parameters;
 }
 

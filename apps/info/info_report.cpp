@@ -107,6 +107,7 @@ InfoReport collectInfo(const hetccl::CommunicatorDescription& comm, const BuildF
   report.reduceGBps = costs.gamma > 0 ? 1.0 / costs.gamma / 1e9 : 0.0;
   report.copyGBps = costs.copyBeta > 0 ? 1.0 / costs.copyBeta / 1e9 : 0.0;
   report.stepOverheadUs = costs.stepOverhead * 1e6;
+  report.islandUplinkGBps = costs.islandUplinkBeta > 0 ? 1.0 / costs.islandUplinkBeta / 1e9 : 0.0;
 
   report.build = build;
   report.settings = describeSettings(comm);

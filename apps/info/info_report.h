@@ -87,6 +87,7 @@ struct InfoReport {
   double reduceGBps = 0;             // the cost model's 1 / gamma
   double copyGBps = 0;
   double stepOverheadUs = 0;
+  double islandUplinkGBps = 0;  // an uplink the islands' cross traffic shares; 0: none
   BuildFeatures build;
   EffectiveSettings settings;
 };

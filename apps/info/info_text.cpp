@@ -75,7 +75,10 @@ std::string linksSection(const InfoReport& report) {
   return "Transport\n" + transports.render("  ") + "\nLink parameters (source: " + report.linkSource + ")\n" +
          parameters.render("  ") +
          format("  reduction %g GB/s, local copy %g GB/s, step overhead %g us\n", report.reduceGBps, report.copyGBps,
-                report.stepOverheadUs);
+                report.stepOverheadUs) +
+         (report.islandUplinkGBps > 0
+              ? format("  an island's cross-island traffic shares an uplink of %g GB/s\n", report.islandUplinkGBps)
+              : std::string());
 }
 
 std::string buildSection(const BuildFeatures& b) {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <list>
+#include <map>
 #include <memory>
 #include <set>
 #include <utility>
@@ -63,6 +64,7 @@ std::vector<int> sampledRanks(const TopologyView& topology, Algorithm algorithm)
 // interval every rank's step costs the same, so the model prices intervals, not steps.
 struct PlanSummary {
   struct Rank {
+    int rank = 0;
     CostShape shape;
     std::vector<std::pair<size_t, size_t>> runIntervals;  // run -> its intervals [first, last)
   };
@@ -74,9 +76,12 @@ struct PlanSummary {
 PlanSummary summarize(const CostQuery& query) {
   const TopologyView& topology = *query.request.topology;
   PlanSummary summary;
-  for (CostShape& shape : costShapesOf(query.algorithm, query.request, sampledRanks(topology, query.algorithm))) {
+  const std::vector<int> ranks = sampledRanks(topology, query.algorithm);
+  std::vector<CostShape> shapes = costShapesOf(query.algorithm, query.request, ranks);
+  for (size_t i = 0; i < shapes.size(); ++i) {
     PlanSummary::Rank entry;
-    entry.shape = std::move(shape);
+    entry.rank = ranks[i];
+    entry.shape = std::move(shapes[i]);
     size_t step = 0;
     summary.cuts.push_back(0);
     for (const CostShape::Run& run : entry.shape.runs) {
@@ -166,7 +171,8 @@ class SummaryMemo {
 // rank's serial resources busy (egress and ingress per link class, the device).
 struct StepCost {
   double seconds = 0;
-  double busy[5] = {0, 0, 0, 0, 0};  // egress intra, egress inter, ingress intra, ingress inter, device
+  double busy[5] = {0, 0, 0, 0, 0};         // egress intra, egress inter, ingress intra, ingress inter, device
+  double crossSent = 0, crossReceived = 0;  // bytes to and from other islands (the island's uplink)
 };
 
 // The cost of ops [begin, end) of one rank cut to chunk 0; *any is false when every op's
@@ -215,6 +221,8 @@ StepCost stepCost(const std::vector<CostOp>& ops, size_t chunkElements, size_t e
     network = std::max({network, cost.busy[c], cost.busy[2 + c]});
   }
   cost.busy[4] = reduced * parameters.gamma + copied * parameters.copyBeta;
+  cost.crossSent = sent[1];
+  cost.crossReceived = received[1];
   cost.seconds = parameters.stepOverhead + network + cost.busy[4];
   return cost;
 }
@@ -238,6 +246,35 @@ double islandSeconds(const CostOp& op, size_t elementSize, const CostParameters&
       return parameters.stepOverhead + std::ceil(std::log2(g)) * (link.alpha + block * link.beta);
     default: return 0;
   }
+}
+
+// What the sampled ranks of one island send to and receive from other islands, per interval
+// of steps (the island's shared uplink: CostParameters::islandUplinkBeta).
+struct IslandTraffic {
+  std::vector<double> sent, received;  // bytes per step, summed over the sampled ranks
+  int sampledRanks = 0;
+};
+
+// Stretches each interval's steps to what the island's uplink takes to carry the whole
+// island's cross-island bytes (the sampled ranks' scaled to the island's size: plans are
+// symmetric within an island), each direction on its own; returns how long the busier
+// direction is busy per pipeline.
+double addIslandUplinks(const IslandTraffic& traffic, int islandSize, const std::vector<size_t>& cuts,
+                        const CostParameters& parameters, std::vector<double>* intervalTime,
+                        std::vector<bool>* intervalCrosses) {
+  const double scale = static_cast<double>(islandSize) / traffic.sampledRanks;
+  double busySending = 0, busyReceiving = 0;
+  for (size_t k = 0; k + 1 < cuts.size(); ++k) {
+    const double bytes = std::max(traffic.sent[k], traffic.received[k]) * scale;
+    if (bytes <= 0) continue;
+    const double steps = static_cast<double>(cuts[k + 1] - cuts[k]);
+    const double seconds = parameters.stepOverhead + parameters.interIsland.alpha + bytes * parameters.islandUplinkBeta;
+    (*intervalTime)[k] = std::max((*intervalTime)[k], seconds);
+    (*intervalCrosses)[k] = true;
+    busySending += traffic.sent[k] * scale * parameters.islandUplinkBeta * steps;
+    busyReceiving += traffic.received[k] * scale * parameters.islandUplinkBeta * steps;
+  }
+  return std::max(busySending, busyReceiving);
 }
 
 }  // namespace
@@ -274,7 +311,16 @@ CostBreakdown explainSeconds(const CostQuery& query, const CostParameters& param
   std::vector<double> intervalTime(intervals, 0.0);
   std::vector<bool> intervalCrosses(intervals, false);
   double busiest = 0;  // the most any one resource of any rank is busy per pipeline
+  const bool sharedUplinks = parameters.islandUplinkBeta > 0;
+  std::map<int, IslandTraffic> islandTraffic;  // sampled islands, when their uplinks are shared
   for (const PlanSummary::Rank& rank : summary->ranks) {
+    IslandTraffic* traffic = nullptr;
+    if (sharedUplinks) {
+      traffic = &islandTraffic[query.request.topology->islandOf[rank.rank]];
+      traffic->sent.resize(intervals, 0.0);
+      traffic->received.resize(intervals, 0.0);
+      ++traffic->sampledRanks;
+    }
     double busy[5] = {0, 0, 0, 0, 0};
     for (size_t r = 0; r < rank.shape.runs.size(); ++r) {
       const CostShape::Run& run = rank.shape.runs[r];
@@ -285,6 +331,10 @@ CostBreakdown explainSeconds(const CostQuery& query, const CostParameters& param
       for (size_t k = rank.runIntervals[r].first; k < rank.runIntervals[r].second; ++k) {
         intervalTime[k] = std::max(intervalTime[k], cost.seconds);
         if (crosses) intervalCrosses[k] = true;
+        if (traffic != nullptr) {
+          traffic->sent[k] += cost.crossSent;
+          traffic->received[k] += cost.crossReceived;
+        }
       }
       for (int b = 0; b < 5; ++b) busy[b] += cost.busy[b] * static_cast<double>(run.steps);
     }
@@ -293,6 +343,14 @@ CostBreakdown explainSeconds(const CostQuery& query, const CostParameters& param
         busiest = busy[b];
         breakdown.busiestResource = kResourceNames[b];
       }
+  }
+  for (const auto& [island, traffic] : islandTraffic) {
+    const double busy = addIslandUplinks(traffic, query.request.topology->islandSize(island), summary->cuts, parameters,
+                                         &intervalTime, &intervalCrosses);
+    if (busy > busiest) {
+      busiest = busy;
+      breakdown.busiestResource = "island uplink";
+    }
   }
   double latency = 0;
   for (size_t k = 0; k < intervals; ++k) {

@@ -5,7 +5,9 @@
 // Per step of a pipeline (a plan step cut to one chunk), a rank spends
 //   max over link classes of (alpha + bytes sent on that class * beta)   -- egress is serial,
 //   the same for what it receives (ingress), then gamma per byte it reduces and the copy cost
-//   per byte it copies locally, plus a fixed per-step overhead of the executor.
+//   per byte it copies locally, plus a fixed per-step overhead of the executor.  Where the
+//   islands share an uplink (CostParameters::islandUplinkBeta), a step also lasts at least as
+//   long as the uplink takes to carry what all of an island's ranks send across in it.
 // A step of the job takes as long as its slowest rank; a pipeline's latency L is the sum of
 // its steps.  Each rank's egress and ingress per link class and its device are serial
 // resources; B is the longest any of them is busy per pipeline (a flat ring crossing a slow
@@ -26,6 +28,10 @@ struct LinkCost {
 struct CostParameters {
   LinkCost intraIsland;
   LinkCost interIsland;
+  // Seconds per byte of everything an island's ranks send to other islands at once (and,
+  // separately, receive from them): a trunk between two vendors' switches that concurrent
+  // cross-island pairs share.  0: no shared limit, each rank's own inter-island link binds.
+  double islandUplinkBeta = 0;
   double gamma = 1.0 / 4e9;     // seconds per byte reduced (read two, write one)
   double copyBeta = 1.0 / 5e9;  // seconds per byte copied locally
   double stepOverhead = 10e-6;  // executor bookkeeping per pipeline step
@@ -52,7 +58,7 @@ struct CostBreakdown {
   double latency = 0;                             // one pipeline through every step (L)
   double latencyInIsland = 0, latencyAcross = 0;  // L split: steps with no / some cross-island op
   double busiest = 0;                             // the busiest resource per pipeline (B)
-  const char* busiestResource = "";               // "egress intra", ..., "device"
+  const char* busiestResource = "";               // "egress intra", ..., "device", "island uplink"
   size_t pipelines = 0;
   int depth = 0;
 };

@@ -1,9 +1,11 @@
 #include "core/link_parameters.h"
 
+#include <cstdio>
 #include <cstring>
-#include <vector>
 
+#include "base/log.h"
 #include "base/settings_reader.h"
+#include "core/link_probe.h"
 
 namespace hetccl {
 
@@ -23,38 +25,6 @@ bool anyIslandSpansNodes(const JobTopology& topology, bool acrossIslands) {
   return false;
 }
 
-// Round-trip time of `bytes` between rank 0 and `peer`, best of a few, halved.
-Status oneWaySeconds(Bootstrap& members, int peer, size_t bytes, double* best) {
-  std::vector<char> buffer(bytes);
-  *best = 1e9;
-  for (int i = 0; i < 5; ++i) {
-    HETCCL_TRY(members.barrier());
-    const double start = members.seconds();
-    if (members.rank() == 0) {
-      HETCCL_TRY(members.send(buffer.data(), bytes, peer));
-      HETCCL_TRY(members.recv(buffer.data(), bytes, peer));
-    } else if (members.rank() == peer) {
-      HETCCL_TRY(members.recv(buffer.data(), bytes, 0));
-      HETCCL_TRY(members.send(buffer.data(), bytes, 0));
-    }
-    *best = std::min(*best, (members.seconds() - start) / 2);
-  }
-  return Status::ok();
-}
-
-Status probe(Bootstrap& members, int peer, LinkCost* cost) {
-  if (peer < 0) return Status::ok();  // no such link: the default stays
-  const size_t large = size_t{4} << 20;
-  double small = 0, big = 0;
-  HETCCL_TRY(oneWaySeconds(members, peer, 8, &small));
-  HETCCL_TRY(oneWaySeconds(members, peer, large, &big));
-  // Rank 0 timed the round trips; everyone takes its figures.
-  double result[2] = {small, std::max(1e-12, (big - small) / static_cast<double>(large))};
-  HETCCL_TRY(members.broadcast(result, sizeof result, 0));
-  *cost = LinkCost{result[0], result[1]};
-  return Status::ok();
-}
-
 }  // namespace
 
 Status chooseLinkParameters(Bootstrap& members, const JobTopology& topology, const EmulatedLinks& emulated,
@@ -63,8 +33,8 @@ Status chooseLinkParameters(Bootstrap& members, const JobTopology& topology, con
   p.costs.intraIsland = anyIslandSpansNodes(topology, false) ? kNetworkLink : kSameNodeLink;
   p.costs.interIsland = anyIslandSpansNodes(topology, true) ? kNetworkLink : kSameNodeLink;
   p.source = "defaults";
-  bool probeLinks = false;
-  HETCCL_TRY(readBool(SettingId::LinkProbe, &probeLinks));
+  bool probe = false;
+  HETCCL_TRY(readBool(SettingId::LinkProbe, &probe));
   if (emulated.any()) {
     auto apply = [](const LinkPacing& speed, LinkCost* cost) {
       if (speed.paced) *cost = LinkCost{speed.latencySeconds, 1.0 / speed.bytesPerSecond};
@@ -72,16 +42,21 @@ Status chooseLinkParameters(Bootstrap& members, const JobTopology& topology, con
     apply(emulated.intraIsland, &p.costs.intraIsland);
     apply(emulated.interIsland, &p.costs.interIsland);
     p.source = "emulation";
-  } else if (probeLinks) {
-    const TopologyView& view = topology.view;
-    int sameIslandPeer = -1, otherIslandPeer = -1;
-    for (int r = 1; r < view.nranks; ++r) {
-      if (view.islandOf[r] == view.islandOf[0] && sameIslandPeer < 0) sameIslandPeer = r;
-      if (view.islandOf[r] != view.islandOf[0] && otherIslandPeer < 0) otherIslandPeer = r;
-    }
-    HETCCL_TRY(probe(members, sameIslandPeer, &p.costs.intraIsland));
-    HETCCL_TRY(probe(members, otherIslandPeer, &p.costs.interIsland));
+  } else if (probe) {
+    ProbedLinks probed;
+    HETCCL_TRY(probeLinks(members, topology, &probed));
+    if (probed.intraMeasured) p.costs.intraIsland = probed.intraIsland;
+    if (probed.interMeasured) p.costs.interIsland = probed.interIsland;
+    p.costs.islandUplinkBeta = probed.islandUplinkBeta;
     p.source = "measured";
+    char uplink[64] = "no shared uplink";
+    if (probed.islandUplinkBeta > 0)
+      std::snprintf(uplink, sizeof uplink, "share an uplink of %.3g GB/s", 1e-9 / probed.islandUplinkBeta);
+    HETCCL_INFO(
+        "link probe: intra-island %.1f us %.3g GB/s, inter-island %.1f us %.3g GB/s; %d pairs across islands "
+        "at once: %s",
+        p.costs.intraIsland.alpha * 1e6, 1e-9 / p.costs.intraIsland.beta, p.costs.interIsland.alpha * 1e6,
+        1e-9 / p.costs.interIsland.beta, probed.concurrentPairs, uplink);
   }
   *parameters = p;
   return Status::ok();

@@ -1,7 +1,7 @@
 // Where the cost model's link parameters come from, in order of precedence:
 //   emulation   HETCCL_EMULATE_LINKS (the pacing the transport applies);
-//   measured    HETCCL_LINK_PROBE=1: ping-pong at init between rank 0 and one rank of its own
-//               island and one of another island (results broadcast, so all ranks agree);
+//   measured    HETCCL_LINK_PROBE=1: ping-pongs and concurrent streams at init (link_probe.h;
+//               rank 0's figures, broadcast, so all ranks agree);
 //   defaults    per link type (same node or across nodes).
 // The log says which.
 #pragma once
