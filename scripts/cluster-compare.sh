@@ -10,26 +10,29 @@
 # then one table (scripts/cluster_compare_table.py), also written to OUT/table.md.
 #
 #   cluster-compare.sh [--out DIR] [--probe] [--up "UP-OPTIONS"] [-b 8] [-e 32M] [-n 10]
+#                      [-- HETCCL-PERF-OPTIONS...]
 #
 # --up: the cluster's layout (default: the main job's, 2 nvidia + 2 amd nodes, 2 Gbit/s
 # uplinks, 1 Gbit/s between the fabrics); --probe: HETCCL_LINK_PROBE=1, so the model prices
 # the links the probe measured instead of its defaults.  Needs root and a build (build/ or
-# HETCCL_BUILD_DIR); exit status 77 where the cluster cannot run.
+# HETCCL_BUILD_DIR); exit status 77 where the cluster cannot come up (not root, no namespaces).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${HETCCL_BUILD_DIR:-$root/build}
 out=$build/cluster-compare
 up="--nodes 4 --vendors nvidia:2,amd:2 --rate 2gbit --cross-rate 1gbit"
 begin=8 end=32M iters=10 probe=0
+perf_extra=()
 while [ $# -gt 0 ]; do
   case $1 in
+    --) shift; perf_extra=("$@"); break ;;
     --out) out=$2; shift 2 ;;
     --probe) probe=1; shift ;;
     --up) up=$2; shift 2 ;;
     -b) begin=$2; shift 2 ;;
     -e) end=$2; shift 2 ;;
     -n) iters=$2; shift 2 ;;
-    *) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+    *) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
   esac
 done
 perf=$build/apps/perf/hetccl-perf
@@ -44,13 +47,13 @@ set +e
 "$cluster" up --name $name $up >"$out/up.log" 2>&1
 status=$?
 set -e
-[ $status -eq 0 ] || { tail -1 "$out/up.log" >&2; exit $status; }
+[ $status -eq 0 ] || { tail -1 "$out/up.log" >&2; exit 77; }
 trap '"$cluster" down --name $name >/dev/null 2>&1 || true' EXIT
 "$cluster" status --name $name | tee "$out/cluster.txt"
 
 export HETCCL_ISLAND_SCOPE=job  # an island is a vendor's fabric, as on a real mixed cluster
 [ $probe -eq 0 ] || export HETCCL_LINK_PROBE=1
-sweep=(-b "$begin" -e "$end" -f 4 -n "$iters" -w 2)
+sweep=(-b "$begin" -e "$end" -f 4 -n "$iters" -w 2 "${perf_extra[@]}")
 echo "== 1/3 hetccl (ring, hier, torus, auto) with the model, MPI_Allreduce (coll/tuned)"
 "$cluster" run --name $name -- "$perf" allreduce "${sweep[@]}" --algo ring,hier,torus,auto \
   --baseline mpi --model -J "$out/tuned.json"

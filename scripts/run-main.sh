@@ -4,9 +4,12 @@
 # MPI_Allreduce side by side.  Without a GPU the ranks are emulated: two "nvidia" and two "amd"
 # ranks on host devices.  As root, where network namespaces work, they run on a test cluster
 # (scripts/test-cluster.sh): four nodes, each vendor's two behind their own bridge with 2 Gbit/s
-# uplinks, the two bridges joined by a 1 Gbit/s trunk, so hetccl and MPI_Allreduce cross the
-# same kernel-shaped wires.  Elsewhere hetccl paces its own links on one host and the MPI column
-# is only a reference.  Extra arguments go to hetccl-perf, e.g. scripts/run-main.sh -e 256M.
+# uplinks, the two bridges joined by a 1 Gbit/s trunk, so hetccl, MPI_Allreduce (Open MPI's
+# tuned and han) and Gloo cross the same kernel-shaped wires (scripts/cluster-compare.sh: the
+# ring, hier, torus and the tuner's pick, each beside the cost model's prediction from the
+# link probe, then the tables side by side).  Elsewhere hetccl paces its own links on one host
+# and the MPI column is only a reference.  Extra arguments go to hetccl-perf, e.g.
+# scripts/run-main.sh -e 256M.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
@@ -19,23 +22,18 @@ if { command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; } ||
    { command -v rocm-smi >/dev/null && rocm-smi --showid >/dev/null 2>&1; }; then
   exec mpirun -np 4 --oversubscribe "${perf[@]}" "$@"
 fi
-cluster="$root/scripts/test-cluster.sh"
-# The cluster's name is this job's own, so a test cluster of another name is left alone.
-"$cluster" down --name main >/dev/null 2>&1 || true
+# As root where namespaces work: the 4-node cluster, with the link probe so that the model
+# column prices the cluster's own links; hetccl, Open MPI (tuned, then han) and Gloo (through
+# torch) on the same wires, then the tables side by side (scripts/cluster-compare.sh).
+echo "run-main: no GPU found: 2 NVIDIA + 2 AMD emulated ranks, on a 4-node namespace cluster where" \
+     "this machine allows (2 Gbit/s uplinks, 1 Gbit/s between the vendors' fabrics); hetccl and the" \
+     "MPI and Gloo columns run on the same wires"
 set +e
-"$cluster" up --name main --nodes 4 --vendors nvidia:2,amd:2 --rate 2gbit --cross-rate 1gbit >/dev/null 2>"$build/run-main-cluster.log"
-up=$?
+"$root/scripts/cluster-compare.sh" --probe -e 64M --out "$build/run-main" -- "$@" 2>"$build/run-main-cluster.log"
+status=$?
 set -e
-if [ $up -eq 0 ]; then
-  trap '"$cluster" down --name main >/dev/null 2>&1 || true' EXIT
-  echo "run-main: no GPU found: 2 NVIDIA + 2 AMD emulated ranks on a 4-node namespace cluster" \
-       "(2 Gbit/s uplinks, 1 Gbit/s between the vendors' fabrics); hetccl and the MPI columns" \
-       "run on the same wires"
-  "$cluster" status --name main
-  # Islands span a fabric (two nodes), as a vendor's nodes behind one switch would.
-  HETCCL_ISLAND_SCOPE=job "$cluster" run --name main -- "${perf[@]}" --model "$@"
-  exit
-fi
+[ $status -ne 0 ] || exit 0
+[ $status -eq 77 ] || { cat "$build/run-main-cluster.log" >&2; exit $status; }
 echo "run-main: no namespace cluster here ($(tail -1 "$build/run-main-cluster.log")):" \
      "emulating 2 NVIDIA + 2 AMD ranks on one host with cross-vendor links paced 8x slower" \
      "by hetccl itself; the MPI columns run on the host's unpaced shared memory, a reference" \
