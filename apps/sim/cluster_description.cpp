@@ -49,6 +49,11 @@ class StatementParser {
         return hetccl::parseBandwidth(v, &cluster_->copyBytesPerSecond) ||
                fail("bad bandwidth '" + v + "' (e.g. 1000GB/s)");
       });
+    if (keyword == "uplink")
+      return single(words, line, [&](const std::string& v) {
+        return hetccl::parseBandwidth(v, &cluster_->uplinkBytesPerSecond) ||
+               fail("bad bandwidth '" + v + "' (e.g. 100GB/s)");
+      });
     if (keyword == "step_overhead")
       return single(words, line, [&](const std::string& v) {
         return hetccl::parseDuration(v, &cluster_->stepOverheadSeconds) || fail("bad duration '" + v + "' (e.g. 5us)");
@@ -256,6 +261,7 @@ hetccl::CostParameters costParametersOf(const ClusterDescription& cluster, hetcc
   costs.gamma = 1.0 / cluster.reduceBytesPerSecond;
   costs.copyBeta = 1.0 / cluster.copyBytesPerSecond;
   costs.stepOverhead = cluster.stepOverheadSeconds;
+  if (cluster.uplinkBytesPerSecond > 0) costs.islandUplinkBeta = 1.0 / cluster.uplinkBytesPerSecond;
   return costs;
 }
 

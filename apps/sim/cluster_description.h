@@ -65,6 +65,7 @@ struct ClusterDescription {
   double reduceBytesPerSecond = 1.0 / hetccl::CostParameters{}.gamma;
   double copyBytesPerSecond = 1.0 / hetccl::CostParameters{}.copyBeta;
   double stepOverheadSeconds = hetccl::CostParameters{}.stepOverhead;
+  double uplinkBytesPerSecond = 0;  // what an island's cross traffic shares (0: not shared)
   RankLayout layout = RankLayout::Contiguous;
 
   int rankCount() const;

@@ -23,6 +23,7 @@ const char kMixedCluster[] =
     "reduce 500GB/s\n"
     "copy 1TB/s\n"
     "step_overhead 4us\n"
+    "uplink 50GB/s\n"
     "layout interleaved\n";
 
 bool parse(const std::string& text, ClusterDescription* cluster, DescriptionError* error) {
@@ -56,6 +57,8 @@ TEST(SimDescription, ParsesEveryStatement) {
   EXPECT_DOUBLE_EQ(cluster.reduceBytesPerSecond, 500e9);
   EXPECT_DOUBLE_EQ(cluster.copyBytesPerSecond, 1e12);
   EXPECT_DOUBLE_EQ(cluster.stepOverheadSeconds, 4e-6);
+  EXPECT_DOUBLE_EQ(cluster.uplinkBytesPerSecond, 50e9);
+  EXPECT_DOUBLE_EQ(costParametersOf(cluster, hetccl::IslandScope::Job).islandUplinkBeta, 1 / 50e9);
   EXPECT_EQ(cluster.layout, RankLayout::Interleaved);
   EXPECT_EQ(cluster.rankCount(), 12);
 }
@@ -69,6 +72,7 @@ TEST(SimDescription, OptionalSettingsKeepTheLibraryDefaults) {
   EXPECT_DOUBLE_EQ(costs.gamma, defaults.gamma);
   EXPECT_DOUBLE_EQ(costs.copyBeta, defaults.copyBeta);
   EXPECT_DOUBLE_EQ(costs.stepOverhead, defaults.stepOverhead);
+  EXPECT_EQ(costs.islandUplinkBeta, 0.0);
   EXPECT_EQ(cluster.layout, RankLayout::Contiguous);
   // One island on one node never crosses the network: its intra link is the island link.
   EXPECT_DOUBLE_EQ(costs.intraIsland.beta, 1 / 10e9);
@@ -173,6 +177,7 @@ TEST(SimDescription, EveryErrorNamesItsLine) {
       {two + "link inter 1GB/s:1us\nlink inter 2GB/s:1us\n", 3, "already given on line 2"},
       {two + "reduce fast\n", 2, "bad bandwidth 'fast'"},
       {two + "reduce 1GB/s 2GB/s\n", 2, "takes exactly one value"},
+      {two + "uplink slow\n", 2, "bad bandwidth 'slow'"},
       {two + "copy 10\n", 2, "bad bandwidth '10'"},
       {two + "step_overhead 5 us\n", 2, "takes exactly one value"},
       {two + "step_overhead 5xs\n", 2, "bad duration '5xs'"},
