@@ -35,7 +35,7 @@ function(check_sweep file rows seconds)
 endfunction()
 
 # The default sweep is 1K..1G by 4: 11 sizes.
-foreach(example v100-w7800 nvidia-amd-48 h100-mi300x)
+foreach(example v100-w7800 nvidia-amd-48 h100-mi300x test-cluster-4n)
   check_sweep(${EXAMPLES}/${example}.cluster 11 60)
 endforeach()
 
