@@ -185,9 +185,17 @@ HETCCL_HOST_DEVICE inline double minimum(double a, double b) { return firstIsMin
 // lands there is a multiple of 2^-133, exact in float. A product has at most 16 significant
 // bits, so it is exact in float unless it is below 2^-134 (half the smallest bfloat16), and
 // then float's rounding cannot lift it above 2^-134, so both paths give the same bfloat16.
+//
+// When both operands are NaN, IEEE 754 leaves open whose payload survives. x86 returns the first
+// operand's, but a compiler may swap the operands of a commutative instruction, so that the
+// portable loops and the host's vector kernels could disagree. Where a is NaN the operation
+// therefore runs on (a, a): the result is a's NaN, quieted, whatever the operand order. (A GPU
+// may return its canonical NaN instead; the GPU tests accept any NaN from arithmetic.)
 template <class H, class FloatOp>
 HETCCL_HOST_DEVICE inline H viaFloat(H a, H b, FloatOp floatOp) {
-  return fromFloat<H>(floatOp(toFloat(a), toFloat(b)));
+  const float x = toFloat(a);
+  const float y = x != x ? x : toFloat(b);
+  return fromFloat<H>(floatOp(x, y));
 }
 struct FloatAdd {
   HETCCL_HOST_DEVICE float operator()(float a, float b) const { return a + b; }

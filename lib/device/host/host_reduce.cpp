@@ -1,5 +1,6 @@
 #include "device/host/host_reduce.h"
 
+#include "device/host/half_kernels_avx2.h"
 #include "device/reduce_ops.h"
 
 namespace hetccl {
@@ -61,9 +62,53 @@ void divideTyped(void* dstBytes, size_t count, uint64_t divisor) {
   for (size_t i = 0; i < count; ++i) dst[i] = divide(dst[i]);
 }
 
+// float16 and bfloat16: whole blocks through the vector kernel where the CPU runs it, the rest
+// (all of it on other CPUs) through the portable loop. Offsetting every pointer alike keeps
+// dst == a or dst == b as it was.
+using HalfReduceKernel = size_t (*)(uint16_t*, const uint16_t*, const uint16_t*, size_t, ReduceOp);
+using HalfDivideKernel = size_t (*)(uint16_t*, size_t, uint64_t);
+
+template <class H>
+void reduceHalf(void* dstBytes, const void* aBytes, const void* bBytes, size_t count, ReduceOp op,
+                HalfReduceKernel kernel) {
+  H* dst = static_cast<H*>(dstBytes);
+  const H* a = static_cast<const H*>(aBytes);
+  const H* b = static_cast<const H*>(bBytes);
+  size_t done = 0;
+  if (halfKernelsAvailable()) {
+    done = kernel(reinterpret_cast<uint16_t*>(dst), reinterpret_cast<const uint16_t*>(a),
+                  reinterpret_cast<const uint16_t*>(b), count, op);
+  }
+  reduceWithOp<H>(dst + done, a + done, b + done, count - done, op);
+}
+
+template <class H>
+void divideHalf(void* dstBytes, size_t count, uint64_t divisor, HalfDivideKernel kernel) {
+  H* dst = static_cast<H*>(dstBytes);
+  const size_t done = halfKernelsAvailable() ? kernel(reinterpret_cast<uint16_t*>(dst), count, divisor) : 0;
+  divideTyped<H>(dst + done, count - done, divisor);
+}
+
 }  // namespace
 
 void hostReduce(void* dst, const void* a, const void* b, size_t count, ElementType type, ReduceOp op) {
+  switch (type) {
+    case ElementType::Float16: return reduceHalf<Float16>(dst, a, b, count, op, reduceFloat16Avx2);
+    case ElementType::Bfloat16: return reduceHalf<Bfloat16>(dst, a, b, count, op, reduceBfloat16Avx2);
+    default: return hostReducePortable(dst, a, b, count, type, op);
+  }
+}
+
+void hostDivide(void* dst, size_t count, ElementType type, uint64_t divisor) {
+  if (divisor == 0) return;  // the device layer rejects it; never divide by zero here
+  switch (type) {
+    case ElementType::Float16: return divideHalf<Float16>(dst, count, divisor, divideFloat16Avx2);
+    case ElementType::Bfloat16: return divideHalf<Bfloat16>(dst, count, divisor, divideBfloat16Avx2);
+    default: return hostDividePortable(dst, count, type, divisor);
+  }
+}
+
+void hostReducePortable(void* dst, const void* a, const void* b, size_t count, ElementType type, ReduceOp op) {
   switch (type) {
     case ElementType::Int8: return reduceWithOp<int8_t>(dst, a, b, count, op);
     case ElementType::Uint8: return reduceWithOp<uint8_t>(dst, a, b, count, op);
@@ -78,8 +123,8 @@ void hostReduce(void* dst, const void* a, const void* b, size_t count, ElementTy
   }
 }
 
-void hostDivide(void* dst, size_t count, ElementType type, uint64_t divisor) {
-  if (divisor == 0) return;  // the device layer rejects it; never divide by zero here
+void hostDividePortable(void* dst, size_t count, ElementType type, uint64_t divisor) {
+  if (divisor == 0) return;
   switch (type) {
     case ElementType::Int8: return divideTyped<int8_t>(dst, count, divisor);
     case ElementType::Uint8: return divideTyped<uint8_t>(dst, count, divisor);

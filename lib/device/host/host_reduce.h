@@ -1,5 +1,7 @@
 // The host backend's elementwise reduction and average division: the functors of
-// device/reduce_ops.h applied in plain loops the compiler can vectorize.
+// device/reduce_ops.h applied in plain loops the compiler can vectorize, and for float16 and
+// bfloat16, where the CPU has AVX2 and F16C, vector kernels that give the same bits
+// (half_kernels_avx2.h).
 #pragma once
 
 #include <cstddef>
@@ -16,5 +18,10 @@ void hostReduce(void* dst, const void* a, const void* b, size_t count, ElementTy
 
 // dst[i] = dst[i] / divisor with DivideOp's rounding. divisor must not be 0.
 void hostDivide(void* dst, size_t count, ElementType type, uint64_t divisor);
+
+// The same two through the portable loops alone, whatever the CPU: the reference the vector
+// kernels are tested against and the baseline the benchmark measures them by.
+void hostReducePortable(void* dst, const void* a, const void* b, size_t count, ElementType type, ReduceOp op);
+void hostDividePortable(void* dst, size_t count, ElementType type, uint64_t divisor);
 
 }  // namespace hetccl
