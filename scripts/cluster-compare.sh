@@ -1,13 +1,13 @@
 #!/bin/bash
 # hetccl against Open MPI (coll/tuned and coll/han) and Gloo on the same namespace cluster, and
 # the cost model's prediction beside each hetccl measurement: the tables of docs/PERFORMANCE.md
-# ("Test cluster").  Four runs on one cluster, each checked bit-exactly:
+# ("Test cluster").  Three runs on one cluster, each checked bit-exactly:
 #   1. hetccl-perf all-reduce: ring, hier, torus and the tuner's pick, each with --model, and
 #      MPI_Allreduce as Open MPI chooses it by default (coll/tuned);
 #   2. the same tool with Open MPI's hierarchical coll/han forced for the MPI column;
 #   3. torch.distributed all_reduce over the hetccl backend and over Gloo in one job
 #      (bench/torch_allreduce.py), both on the cluster's eth0;
-# then one table (scripts/cluster_compare_table.py), also written to OUT/table.md.
+# then the tables (scripts/cluster_compare_table.py), also written to OUT/table.md.
 #
 #   cluster-compare.sh [--out DIR] [--probe] [--up "UP-OPTIONS"] [-b 8] [-e 32M] [-n 10]
 #                      [-- HETCCL-PERF-OPTIONS...]
