@@ -222,14 +222,17 @@ cmd_run() {
   need_up
   # Without `--` every word goes to mpirun as it is (the cluster then stands in for mpiexec in
   # scripts that build their own mpiexec command lines).
-  local mpirun_args=()
+  local mpirun_args=() scanned
   if printf '%s\n' "$@" | grep -qx -- --; then
     while [ "$1" != -- ]; do mpirun_args+=("$1"); shift; done
     shift
+    scanned=("${mpirun_args[@]}")  # the program's own arguments are not mpirun's
+  else
+    scanned=("$@")
   fi
   [ $# -gt 0 ] || die "run: no program"
   local per_node hosts="" vendors="" own_hosts=0 own_binding=0 own_yield=0 a
-  for a in "${mpirun_args[@]}" "$@"; do
+  for a in "${scanned[@]}"; do
     case $a in
       -H | --host | -host | --hostfile | -hostfile) own_hosts=1 ;;
       --bind-to | -bind-to) own_binding=1 ;;
