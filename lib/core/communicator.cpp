@@ -8,6 +8,7 @@
 
 #include "algorithms/algorithm.h"
 #include "base/log.h"
+#include "core/broken_pipe.h"
 #include "core/live_communicators.h"
 #include "core/process_device.h"
 #include "core/progress_mode.h"
@@ -42,6 +43,7 @@ namespace {
 
 // The collective part of creation, into `comm` (not yet live, or a pending creation's).
 Status build(std::unique_ptr<Bootstrap> members, const Settings& settings, hetcclComm* comm) {
+  ignoreBrokenPipeSignalsOnce();
   Device* device = nullptr;
   HETCCL_TRY(processDevice(&device));
 
@@ -141,6 +143,22 @@ Status creationState(const hetcclComm& comm) {
   return comm.creation->outcome;
 }
 
+// A communicator whose thread is stuck in a call (in MPI, after a peer failed) may yet see that
+// thread come back into everything it holds: nothing can be freed, nor MPI called to tell the
+// peers (they time out on their own).  Left for the process's life, like retired remains.
+namespace {
+
+Status leaveAllocated(hetcclComm* comm) {
+  comm->engine->abort();
+  HETCCL_WARN(
+      "comm %p: its progress thread is stuck in a call that has not returned; the communicator is left "
+      "allocated, not freed",
+      static_cast<void*>(comm));
+  return Status::ok();
+}
+
+}  // namespace
+
 Status destroyCommunicator(hetcclComm* comm, bool abort) {
   if (!unregisterCommunicator(comm))
     return HETCCL_STATUS(Code::InvalidArgument, "comm %p is not a live communicator", static_cast<void*>(comm));
@@ -157,8 +175,12 @@ Status destroyCommunicator(hetcclComm* comm, bool abort) {
   }
   // Aborted in the middle of an operation (another thread inside a call, or work queued): the
   // peers waiting in it with this rank are told so below.
+  if (comm->engine->stalled() && !comm->engine->stalledThreadReturned()) return leaveAllocated(comm);
   const bool midOperation = abort && (comm->holders.load(std::memory_order_acquire) > 0 || !comm->engine->idle());
+  // An aborted operation stops at its next poll; a thread that does not come back within a
+  // second is stuck in a call (MPI after a peer died) and is given up, as by the watchdog.
   if (abort) comm->engine->abort();
+  if (abort && !comm->engine->awaitAbortedThread(1.0)) return leaveAllocated(comm);
   waitUntilReleased(comm);
   // The engine first: its thread uses everything below.  Destroying it lets queued operations
   // finish, unless aborted.

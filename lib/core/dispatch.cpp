@@ -147,24 +147,31 @@ Status executePlan(hetcclComm& comm, Executor& executor, PlanRun& run, uint64_t 
     run.buffers[kScratchBuffer] = comm.scratch->data();
     status = executor.run(*run.plan, run.buffers, run.type, run.op, run.tagBase, run.execution);
   }
-  status = describeFailure(run, operation, status);
-  // Peers still waiting in this operation fail at once with a remote error naming this rank
-  // (an abort is announced by destroy, a remote error came from a peer, and a call mismatch
-  // is seen by every rank at once).
-  if (!status.isOk() && status.code() != Code::RemoteError && status.code() != Code::InvalidUsage &&
-      status.code() != Code::Aborted)
-    comm.control->announce(status);
-  return status;
+  return describeFailure(run, operation, status);
+}
+
+// Peers still waiting in a failed operation fail at once with a remote error naming this rank
+// (an abort is announced by destroy, a remote error came from a peer, and a call mismatch is
+// seen by every rank at once).  Told after this rank's own callers have their error: with a
+// dead peer, MPI may never return from the sends.
+void tellPeersOfFailure(hetcclComm& comm, const Status& failure) {
+  if (failure.code() != Code::RemoteError && failure.code() != Code::InvalidUsage && failure.code() != Code::Aborted)
+    comm.control->announce(failure);
 }
 
 // Runs `run` inline when allowed, else hands it to the engine, ordered on `streams`.
 Status launch(hetcclComm& comm, PlanRun run, StreamList streams, bool mayRunInline) {
   const uint64_t operation = ++comm.operationCount;
-  if (mayRunInline) return executePlan(comm, *comm.inlineExecutor, run, operation);
+  if (mayRunInline) {
+    const Status status = executePlan(comm, *comm.inlineExecutor, run, operation);
+    if (!status.isOk()) tellPeersOfFailure(comm, status);
+    return status;
+  }
   hetcclComm* target = &comm;
   return comm.engine->submit(
       std::vector<StreamHandle>(streams.begin(), streams.end()),
-      [target, run, operation]() mutable { return executePlan(*target, *target->executor, run, operation); });
+      [target, run, operation]() mutable { return executePlan(*target, *target->executor, run, operation); },
+      [target](const Status& failure) { tellPeersOfFailure(*target, failure); });
 }
 
 const CachedPlan& collectivePlan(hetcclComm& comm, const CollectiveCall& call, bool inPlace) {

@@ -30,7 +30,8 @@ Status startProgressEngine(const Settings& settings, const Bootstrap& members, D
   std::string level;
   const bool multiple = members.allowsConcurrentCalls(&level);
   if (settings.progress == ProgressMode::Thread) {
-    const Status started = ProgressEngine::create(device, Mode::Thread, settings.queueDepth, engine);
+    const Status started =
+        ProgressEngine::create(device, Mode::Thread, settings.queueDepth, engine, settings.timeoutSeconds);
     if (!started.isOk())
       return HETCCL_STATUS(started.code(), "HETCCL_PROGRESS=thread, but %s", started.message().c_str());
     *why = "progress thread (HETCCL_PROGRESS=thread)";
@@ -46,7 +47,8 @@ Status startProgressEngine(const Settings& settings, const Bootstrap& members, D
     sayOnce(toldCaller, LogLevel::Info, "operations run on the " + *why + "; calls return when they have completed");
     return ProgressEngine::create(device, Mode::Caller, settings.queueDepth, engine);
   }
-  const Status started = ProgressEngine::create(device, Mode::Thread, settings.queueDepth, engine);
+  const Status started =
+      ProgressEngine::create(device, Mode::Thread, settings.queueDepth, engine, settings.timeoutSeconds);
   if (started.isOk()) {
     *why = "progress thread (" + level + ")";
     return Status::ok();

@@ -10,6 +10,8 @@
 #include <chrono>
 #include <thread>
 
+#include "runtime/heartbeat.h"
+
 namespace hetccl {
 
 class Backoff {
@@ -26,6 +28,7 @@ class Backoff {
 
   // Call when an iteration made none.
   void pause() {
+    beatThisThread();
     // The first polls do not even read the clock: a small message's whole wait is shorter.
     if (++idlePolls_ <= kPollsWithoutClock) return;
     const Clock::time_point now = Clock::now();

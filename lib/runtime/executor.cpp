@@ -7,6 +7,7 @@
 
 #include "algorithms/chunking.h"
 #include "runtime/backoff.h"
+#include "runtime/heartbeat.h"
 
 namespace hetccl {
 
@@ -116,6 +117,7 @@ Status Executor::runPipelined(const RankPlan& plan, const PlanPhase& phase) {
   }
   Backoff backoff;
   for (bool anyActive = true; anyActive;) {
+    beatThisThread();  // for the stall watchdog: this loop came back from the transport
     if (abort_ && abort_->load(std::memory_order_relaxed))
       return HETCCL_STATUS(Code::Aborted, "the communicator was aborted during an operation");
     anyActive = false;

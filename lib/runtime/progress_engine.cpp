@@ -1,5 +1,6 @@
 #include "runtime/progress_engine.h"
 
+#include <chrono>
 #include <exception>
 #include <new>
 #include <utility>
@@ -16,23 +17,29 @@ Status abortedStatus() { return HETCCL_STATUS(Code::Aborted, "the communicator w
 
 }  // namespace
 
-Status ProgressEngine::create(Device& device, Mode mode, int queueDepth, std::unique_ptr<ProgressEngine>* engine) {
+Status ProgressEngine::create(Device& device, Mode mode, int queueDepth, std::unique_ptr<ProgressEngine>* engine,
+                              double stallSeconds) {
   std::unique_ptr<StreamFlag> flag;
   if (mode == Mode::Thread) HETCCL_TRY(device.createStreamFlag(&flag));
-  engine->reset(new ProgressEngine(device, mode, queueDepth, std::move(flag)));
+  engine->reset(new ProgressEngine(device, mode, queueDepth, std::move(flag), stallSeconds));
   return Status::ok();
 }
 
-ProgressEngine::ProgressEngine(Device& device, Mode mode, int queueDepth, std::unique_ptr<StreamFlag> flag)
+ProgressEngine::ProgressEngine(Device& device, Mode mode, int queueDepth, std::unique_ptr<StreamFlag> flag,
+                               double stallSeconds)
     : device_(device), mode_(mode), queueDepth_(queueDepth > 0 ? queueDepth : 1), flag_(std::move(flag)) {
   if (mode_ != Mode::Thread) return;
   // A recycled flag has counted before: sequences continue above its value.
   submitted_ = completed_ = flag_->value();
   thread_ = std::thread([this] { runThread(); });
+  if (stallSeconds > 0)
+    watchdog_ = std::make_unique<StallWatchdog>(heartbeat_, stallSeconds,
+                                                [this](double silent) { giveUpStalledThread(silent); });
 }
 
 ProgressEngine::~ProgressEngine() {
   if (mode_ != Mode::Thread) return;
+  watchdog_.reset();
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;
@@ -41,15 +48,18 @@ ProgressEngine::~ProgressEngine() {
   thread_.join();
 }
 
-Status ProgressEngine::submit(const std::vector<StreamHandle>& streams, Work work) {
+Status ProgressEngine::submit(const std::vector<StreamHandle>& streams, Work work, AfterFailure afterFailure) {
   if (mode_ == Mode::Caller) {
     for (StreamHandle stream : streams) HETCCL_TRY(device_.synchronizeStream(stream));
-    return work();
+    const Status status = work();
+    if (!status.isOk() && afterFailure) afterFailure(status);
+    return status;
   }
   Operation operation;
   {
     std::unique_lock<std::mutex> lock(mutex_);
-    finished_.wait(lock, [&] { return submitted_ - completed_ < queueDepth_ || aborting_; });
+    finished_.wait(lock, [&] { return submitted_ - completed_ < queueDepth_ || aborting_ || stalled(); });
+    if (stalled()) return failure_;  // nothing would ever run it, nor release its streams
     if (aborting_) return abortedStatus();
     operation.sequence = ++submitted_;
     idle_.store(false, std::memory_order_release);
@@ -66,6 +76,7 @@ Status ProgressEngine::submit(const std::vector<StreamHandle>& streams, Work wor
   // Queued even when ordering failed: its sequence must still be raised, in order.
   const Status ordering = operation.ordering;
   operation.work = std::move(work);
+  operation.afterFailure = std::move(afterFailure);
   {
     std::lock_guard<std::mutex> lock(mutex_);
     queue_.push_back(std::move(operation));
@@ -117,6 +128,7 @@ Status ProgressEngine::waitForInputs(Operation& operation) {
 void ProgressEngine::finish(uint64_t sequence, const Status& status) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
+    if (stalled()) return;  // given up: everything was counted done and released then
     if (!status.isOk() && failure_.isOk()) {
       failure_ = status;
       failed_.store(true, std::memory_order_release);
@@ -154,27 +166,79 @@ Status runWork(const ProgressEngine::Work& work) {
 
 }  // namespace
 
+bool ProgressEngine::awaitAbortedThread(double seconds) {
+  if (mode_ != Mode::Thread) return true;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (heartbeat_.busy.load(std::memory_order_acquire) && !stalled()) {
+    if (std::chrono::steady_clock::now() >= deadline) {
+      giveUpStalledThread(seconds);
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return !stalled() || stalledThreadReturned();
+}
+
+// Everything submitted counts as finished, with the stall as the failure, and every stream is
+// let run on: the callers waiting in them get the error although the thread never comes back.
+void ProgressEngine::giveUpStalledThread(double silentSeconds) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stalled()) return;  // the watchdog and an abort may both get here
+    // The first failure stays the communicator's (an abort's, or the operation's own timeout
+    // when the thread got stuck telling the peers about it).
+    if (failure_.isOk())
+      failure_ = HETCCL_STATUS(Code::Timeout,
+                               "no progress for %.0f s (HETCCL_TIMEOUT): the progress thread has not come back from "
+                               "a call into the transport or the device for that long (after a peer failed, MPI "
+                               "itself may never return); the communicator is unusable, abort it",
+                               silentSeconds);
+    HETCCL_WARN("the progress thread has not come back for %.1f s; given up (it and what it uses stay allocated)",
+                silentSeconds);
+    failed_.store(true, std::memory_order_release);
+    stalled_.store(true, std::memory_order_release);
+    aborting_ = true;  // should the thread ever return, it stops at once
+    completed_ = submitted_;
+    queue_.clear();
+    idle_.store(true, std::memory_order_release);
+  }
+  flag_->raise(submitted_);
+  finished_.notify_all();
+}
+
 void ProgressEngine::runThread() {
   // The device must be current here too: kernels and vendor calls made from this thread.
   const Status activated = device_.activate();
+  tCurrentHeartbeat = &heartbeat_;
   for (;;) {
     Operation operation;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      workAvailable_.wait(lock, [&] { return !queue_.empty() || stopping_; });
-      if (queue_.empty()) return;  // stopping, and drained
+      workAvailable_.wait(lock, [&] { return !queue_.empty() || stopping_ || stalled(); });
+      if (stalled()) break;
+      if (queue_.empty()) break;  // stopping, and drained
       operation = std::move(queue_.front());
       queue_.pop_front();
     }
+    beatThisThread();
+    heartbeat_.busy.store(true, std::memory_order_release);
     Status status = activated;
     if (status.isOk()) status = operation.ordering;
     if (status.isOk()) status = asyncError();  // poisoned: skipped, streams released
     if (status.isOk()) status = waitForInputs(operation);
-    if (status.isOk()) status = runWork(operation.work);
+    bool workFailed = false;
+    if (status.isOk()) {
+      status = runWork(operation.work);
+      workFailed = !status.isOk();
+    }
     operation.work = nullptr;  // its captures (plans, buffers) go before the completion is seen
     operation.inputsReady.clear();
     finish(operation.sequence, status);
+    if (workFailed && operation.afterFailure) operation.afterFailure(status);
+    heartbeat_.busy.store(false, std::memory_order_release);
   }
+  tCurrentHeartbeat = nullptr;
+  if (stalled()) stalledThreadReturned_.store(true, std::memory_order_release);
 }
 
 }  // namespace hetccl

@@ -9,6 +9,11 @@
 // transport with non-blocking calls only, reductions on the communicator's own stream), so it
 // always returns to this loop, where an abort can find it.
 //
+// A thread stuck inside a call that never returns (an MPI that loops after a peer died) is
+// caught by a watchdog (stall_watchdog.h) when a stall time is given: the engine then fails
+// with Code::Timeout, releases every stream and refuses new work; the stuck thread and what it
+// uses can never be freed (stalled(); the communicator abandons them).
+//
 // Caller mode runs the same operations on the calling thread instead, for an MPI that does
 // not allow calls from two threads at once: the streams are drained first and the call
 // returns when the operation has completed.
@@ -26,6 +31,8 @@
 
 #include "base/status.h"
 #include "device/device.h"
+#include "runtime/heartbeat.h"
+#include "runtime/stall_watchdog.h"
 
 namespace hetccl {
 
@@ -38,18 +45,27 @@ class ProgressEngine {
 
   // Thread mode needs the device's StreamFlag; without one, creation fails (callers then fall
   // back to caller mode).  `queueDepth`: operations queued or running before submit waits.
-  static Status create(Device& device, Mode mode, int queueDepth, std::unique_ptr<ProgressEngine>* engine);
-  // Lets every queued operation finish (unless aborted), then stops the thread.
+  // `stallSeconds` > 0 (thread mode): how long the thread may go without a heartbeat while an
+  // operation runs before the engine gives it up.
+  static Status create(Device& device, Mode mode, int queueDepth, std::unique_ptr<ProgressEngine>* engine,
+                       double stallSeconds = 0);
+  // Lets every queued operation finish (unless aborted), then stops the thread.  Must not be
+  // called on a stalled engine whose thread has not come back (it would wait for it forever).
   ~ProgressEngine();
   ProgressEngine(const ProgressEngine&) = delete;
   ProgressEngine& operator=(const ProgressEngine&) = delete;
 
   Mode mode() const { return mode_; }
 
+  // What to do about a work's own failure once its streams have been released (tell the
+  // peers): a call it makes that never returns then holds up no caller.
+  using AfterFailure = std::function<void(const Status&)>;
+
   // Orders `work` on `streams` (distinct) and queues it, or in caller mode runs it.  An error
   // from thread mode is about the ordering itself (the operation is then skipped, its streams
-  // still released); the work's own failure is reported later by asyncError().
-  Status submit(const std::vector<StreamHandle>& streams, Work work);
+  // still released); the work's own failure is reported later by asyncError(), and handed to
+  // `afterFailure` (also in caller mode, before submit returns it).
+  Status submit(const std::vector<StreamHandle>& streams, Work work, AfterFailure afterFailure = nullptr);
   // Nothing queued or running: work done now on the calling thread cannot overtake anything.
   bool idle();
   // Blocks until every operation submitted so far has finished.
@@ -61,17 +77,26 @@ class ProgressEngine {
   // abortRequested()); streams are released.  Safe from any thread.
   void abort();
   const std::atomic<bool>& abortRequested() const { return aborting_; }
+  // After abort(): waits up to `seconds` for the thread to leave the operation it runs (it
+  // polls the abort); one that does not is given up as stalled.  True when it came back.
+  bool awaitAbortedThread(double seconds);
+  // The watchdog gave the thread up: it is still inside an operation, which may never return.
+  bool stalled() const { return stalled_.load(std::memory_order_acquire); }
+  // Whether the thread has left the operation it was given up in (then it may be destroyed).
+  bool stalledThreadReturned() const { return stalledThreadReturned_.load(std::memory_order_acquire); }
 
  private:
   struct Operation {
     uint64_t sequence = 0;
     std::vector<std::unique_ptr<DeviceEvent>> inputsReady;  // one per stream
     Work work;
+    AfterFailure afterFailure;
     Status ordering;  // a failure to order it on its streams: skipped
   };
 
-  ProgressEngine(Device& device, Mode mode, int queueDepth, std::unique_ptr<StreamFlag> flag);
+  ProgressEngine(Device& device, Mode mode, int queueDepth, std::unique_ptr<StreamFlag> flag, double stallSeconds);
   void runThread();
+  void giveUpStalledThread(double silentSeconds);
   Status waitForInputs(Operation& operation);
   void finish(uint64_t sequence, const Status& status);
 
@@ -93,7 +118,11 @@ class ProgressEngine {
   std::atomic<bool> idle_{true};
   std::atomic<bool> failed_{false};
   bool stopping_ = false;
-  std::thread thread_;  // last: starts once the state above exists
+  Heartbeat heartbeat_;
+  std::atomic<bool> stalled_{false};
+  std::atomic<bool> stalledThreadReturned_{false};
+  std::thread thread_;                       // starts once the state above exists
+  std::unique_ptr<StallWatchdog> watchdog_;  // after the thread: watches it
 };
 
 }  // namespace hetccl

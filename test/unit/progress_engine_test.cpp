@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "device/host/host_device.h"
+#include "runtime/heartbeat.h"
 
 namespace hetccl {
 namespace {
@@ -175,6 +176,77 @@ TEST(ProgressEngine, AbortSkipsQueuedOperationsAndReleasesStreams) {
   EXPECT_EQ(ran, 0);
   EXPECT_TRUE(device.synchronizeStream(later).isOk());
   EXPECT_TRUE(device.destroyStream(later).isOk());
+}
+
+// A thread stuck in a call that never returns (seen: Open MPI's MPI_Test after a peer was
+// killed) never reaches its own timeout check: the watchdog gives it up, the stream is released
+// with Code::Timeout, new work is refused, and once the thread does come back it stops.
+TEST(ProgressEngine, AStuckThreadIsGivenUpAndItsStreamsReleased) {
+  HostDevice device;
+  StreamHandle stream = nullptr;
+  ASSERT_TRUE(device.createStream(&stream).isOk());
+  std::unique_ptr<ProgressEngine> engine;
+  ASSERT_TRUE(ProgressEngine::create(device, ProgressEngine::Mode::Thread, 8, &engine, 0.2).isOk());
+  std::mutex mutex;
+  std::condition_variable released;
+  bool release = false;
+  ASSERT_TRUE(engine
+                  ->submit({stream},
+                           [&] {  // blocks without a heartbeat, as a call that never returns
+                             std::unique_lock<std::mutex> lock(mutex);
+                             released.wait(lock, [&] { return release; });
+                             return Status::ok();
+                           })
+                  .isOk());
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_TRUE(device.synchronizeStream(stream).isOk());
+  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_GE(waited, 0.15);
+  EXPECT_LT(waited, 2.0);
+  EXPECT_TRUE(engine->stalled());
+  EXPECT_EQ(engine->asyncError().code(), Code::Timeout);
+  EXPECT_NE(engine->asyncError().message().find("has not come back"), std::string::npos)
+      << engine->asyncError().message();
+  EXPECT_TRUE(engine->idle());
+  engine->drain();  // returns: everything counts as finished
+  bool ran = false;
+  EXPECT_EQ(engine->submit({stream}, [&] { return ran = true, Status::ok(); }).code(), Code::Timeout);
+  EXPECT_TRUE(device.synchronizeStream(stream).isOk());
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    release = true;
+  }
+  released.notify_all();
+  while (!engine->stalledThreadReturned()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  engine.reset();
+  EXPECT_FALSE(ran);
+  EXPECT_TRUE(device.destroyStream(stream).isOk());
+}
+
+// A long operation whose loops keep beating, and an engine idle for long, are not stalls.
+TEST(ProgressEngine, ABeatingOrIdleThreadIsNotGivenUp) {
+  HostDevice device;
+  StreamHandle stream = nullptr;
+  ASSERT_TRUE(device.createStream(&stream).isOk());
+  std::unique_ptr<ProgressEngine> engine;
+  ASSERT_TRUE(ProgressEngine::create(device, ProgressEngine::Mode::Thread, 8, &engine, 0.1).isOk());
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ASSERT_TRUE(engine
+                  ->submit({stream},
+                           [] {
+                             const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(500);
+                             while (std::chrono::steady_clock::now() < end) {
+                               beatThisThread();
+                               std::this_thread::sleep_for(std::chrono::milliseconds(5));
+                             }
+                             return Status::ok();
+                           })
+                  .isOk());
+  EXPECT_TRUE(device.synchronizeStream(stream).isOk());
+  EXPECT_FALSE(engine->stalled());
+  EXPECT_TRUE(engine->asyncError().isOk()) << engine->asyncError().message();
+  engine.reset();
+  EXPECT_TRUE(device.destroyStream(stream).isOk());
 }
 
 TEST(ProgressEngine, CallerModeRunsAtOnceAfterTheStreamDrains) {
