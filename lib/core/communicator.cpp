@@ -177,10 +177,20 @@ Status destroyCommunicator(hetcclComm* comm, bool abort) {
   // peers waiting in it with this rank are told so below.
   if (comm->engine->stalled() && !comm->engine->stalledThreadReturned()) return leaveAllocated(comm);
   const bool midOperation = abort && (comm->holders.load(std::memory_order_acquire) > 0 || !comm->engine->idle());
-  // An aborted operation stops at its next poll; a thread that does not come back within a
-  // second is stuck in a call (MPI after a peer died) and is given up, as by the watchdog.
+  // An aborted operation stops at its next poll.  A thread that does not come back within a
+  // second may wait for the island vendor library's kernels, which that library's abort ends;
+  // one still not back after that is stuck in a call (MPI after a peer died) and given up, as
+  // the watchdog does.
+  PeerSetup& c = comm->setup;
   if (abort) comm->engine->abort();
-  if (abort && !comm->engine->awaitAbortedThread(1.0)) return leaveAllocated(comm);
+  if (abort && !comm->engine->awaitAbortedThread(1.0)) {
+    if (c.islandLibrary) c.islandLibrary->close(true);
+    c.islandLibrary.reset();
+    if (!comm->engine->awaitAbortedThread(1.0)) {
+      comm->engine->giveUpThread(2.0);
+      return leaveAllocated(comm);
+    }
+  }
   waitUntilReleased(comm);
   // The engine first: its thread uses everything below.  Destroying it lets queued operations
   // finish, unless aborted.
@@ -191,7 +201,6 @@ Status destroyCommunicator(hetcclComm* comm, bool abort) {
         HETCCL_STATUS(Code::Aborted, "its communicator was aborted during an operation (hetcclCommAbort)"));
   else
     comm->control->tellWaitingPeers(comm->collectiveSequence);
-  PeerSetup& c = comm->setup;
   if (c.islandLibrary) c.islandLibrary->close(abort);
   c.islandLibrary.reset();
   // Also after an abort: copies and reductions of the stopped operation may still be queued on

@@ -169,14 +169,12 @@ Status runWork(const ProgressEngine::Work& work) {
 bool ProgressEngine::awaitAbortedThread(double seconds) {
   if (mode_ != Mode::Thread) return true;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-  while (heartbeat_.busy.load(std::memory_order_acquire) && !stalled()) {
-    if (std::chrono::steady_clock::now() >= deadline) {
-      giveUpStalledThread(seconds);
-      break;
-    }
+  // A given-up thread has come back only once it has left its loop (it may be destroyed then).
+  while (stalled() ? !stalledThreadReturned() : heartbeat_.busy.load(std::memory_order_acquire)) {
+    if (std::chrono::steady_clock::now() >= deadline) return false;
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
-  return !stalled() || stalledThreadReturned();
+  return true;
 }
 
 // Everything submitted counts as finished, with the stall as the failure, and every stream is

@@ -78,8 +78,10 @@ class ProgressEngine {
   void abort();
   const std::atomic<bool>& abortRequested() const { return aborting_; }
   // After abort(): waits up to `seconds` for the thread to leave the operation it runs (it
-  // polls the abort); one that does not is given up as stalled.  True when it came back.
+  // polls the abort).  False when it has not: then giveUpThread(), or wait on.
   bool awaitAbortedThread(double seconds);
+  // What the watchdog does to a thread that does not come back (see stalled()).
+  void giveUpThread(double silentSeconds) { giveUpStalledThread(silentSeconds); }
   // The watchdog gave the thread up: it is still inside an operation, which may never return.
   bool stalled() const { return stalled_.load(std::memory_order_acquire); }
   // Whether the thread has left the operation it was given up in (then it may be destroyed).

@@ -223,6 +223,46 @@ TEST(ProgressEngine, AStuckThreadIsGivenUpAndItsStreamsReleased) {
   EXPECT_TRUE(device.destroyStream(stream).isOk());
 }
 
+// hetcclCommAbort's path without a watchdog (HETCCL_TIMEOUT=0): a thread that does not leave
+// its operation after the abort is reported, and can then be given up by hand.
+TEST(ProgressEngine, AnAbortedThreadThatDoesNotComeBackCanBeGivenUp) {
+  HostDevice device;
+  StreamHandle stream = nullptr;
+  ASSERT_TRUE(device.createStream(&stream).isOk());
+  auto engine = makeEngine(device, ProgressEngine::Mode::Thread, 8);
+  std::mutex mutex;
+  std::condition_variable released;
+  bool release = false;
+  std::atomic<bool> started{false};
+  ASSERT_TRUE(engine
+                  ->submit({stream},
+                           [&] {
+                             started = true;
+                             std::unique_lock<std::mutex> lock(mutex);
+                             released.wait(lock, [&] { return release; });
+                             return Status::ok();
+                           })
+                  .isOk());
+  while (!started) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  engine->abort();
+  EXPECT_FALSE(engine->awaitAbortedThread(0.1));
+  EXPECT_FALSE(engine->stalled());
+  engine->giveUpThread(0.1);
+  EXPECT_TRUE(engine->stalled());
+  EXPECT_TRUE(device.synchronizeStream(stream).isOk()) << "the given-up operation's stream was not released";
+  EXPECT_EQ(engine->asyncError().code(), Code::Aborted) << "the abort came first and stays the failure";
+  EXPECT_FALSE(engine->awaitAbortedThread(0.05)) << "the thread is still inside the operation";
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    release = true;
+  }
+  released.notify_all();
+  EXPECT_TRUE(engine->awaitAbortedThread(5.0));
+  while (!engine->stalledThreadReturned()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  engine.reset();
+  EXPECT_TRUE(device.destroyStream(stream).isOk());
+}
+
 // A long operation whose loops keep beating, and an engine idle for long, are not stalls.
 TEST(ProgressEngine, ABeatingOrIdleThreadIsNotGivenUp) {
   HostDevice device;
