@@ -33,8 +33,8 @@ ProgressEngine::ProgressEngine(Device& device, Mode mode, int queueDepth, std::u
   submitted_ = completed_ = flag_->value();
   thread_ = std::thread([this] { runThread(); });
   if (stallSeconds > 0)
-    watchdog_ = std::make_unique<StallWatchdog>(heartbeat_, stallSeconds,
-                                                [this](double silent) { giveUpStalledThread(silent); });
+    watchdog_ =
+        std::make_unique<StallWatchdog>(heartbeat_, stallSeconds, [this](double silent) { giveUpThread(silent); });
 }
 
 ProgressEngine::~ProgressEngine() {
@@ -179,7 +179,7 @@ bool ProgressEngine::awaitAbortedThread(double seconds) {
 
 // Everything submitted counts as finished, with the stall as the failure, and every stream is
 // let run on: the callers waiting in them get the error although the thread never comes back.
-void ProgressEngine::giveUpStalledThread(double silentSeconds) {
+void ProgressEngine::giveUpThread(double silentSeconds) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (stalled()) return;  // the watchdog and an abort may both get here

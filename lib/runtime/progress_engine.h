@@ -80,8 +80,8 @@ class ProgressEngine {
   // After abort(): waits up to `seconds` for the thread to leave the operation it runs (it
   // polls the abort).  False when it has not: then giveUpThread(), or wait on.
   bool awaitAbortedThread(double seconds);
-  // What the watchdog does to a thread that does not come back (see stalled()).
-  void giveUpThread(double silentSeconds) { giveUpStalledThread(silentSeconds); }
+  // What the watchdog does to a thread that does not come back (see stalled()); once.
+  void giveUpThread(double silentSeconds);
   // The watchdog gave the thread up: it is still inside an operation, which may never return.
   bool stalled() const { return stalled_.load(std::memory_order_acquire); }
   // Whether the thread has left the operation it was given up in (then it may be destroyed).
@@ -98,7 +98,6 @@ class ProgressEngine {
 
   ProgressEngine(Device& device, Mode mode, int queueDepth, std::unique_ptr<StreamFlag> flag, double stallSeconds);
   void runThread();
-  void giveUpStalledThread(double silentSeconds);
   Status waitForInputs(Operation& operation);
   void finish(uint64_t sequence, const Status& status);
 

@@ -45,11 +45,39 @@ class ClosedStream {
   std::unique_ptr<StreamFlag> gate_;
 };
 
-std::unique_ptr<ProgressEngine> makeEngine(Device& device, ProgressEngine::Mode mode, int depth = 64) {
+std::unique_ptr<ProgressEngine> makeEngine(Device& device, ProgressEngine::Mode mode, int depth = 64,
+                                           double stallSeconds = 0) {
   std::unique_ptr<ProgressEngine> engine;
-  EXPECT_TRUE(ProgressEngine::create(device, mode, depth, &engine).isOk());
+  EXPECT_TRUE(ProgressEngine::create(device, mode, depth, &engine, stallSeconds).isOk());
   return engine;
 }
+
+// An operation that blocks without a heartbeat until release(), as a call that never returns.
+class StuckCall {
+ public:
+  ProgressEngine::Work work() {
+    return [this] {
+      started_ = true;
+      std::unique_lock<std::mutex> lock(mutex_);
+      released_.wait(lock, [&] { return release_; });
+      return Status::ok();
+    };
+  }
+  bool started() const { return started_; }
+  void release() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      release_ = true;
+    }
+    released_.notify_all();
+  }
+
+ private:
+  std::atomic<bool> started_{false};
+  std::mutex mutex_;
+  std::condition_variable released_;
+  bool release_ = false;
+};
 
 TEST(ProgressEngine, WaitsForEarlierStreamWorkAndHoldsBackLaterWork) {
   HostDevice device;
@@ -185,19 +213,9 @@ TEST(ProgressEngine, AStuckThreadIsGivenUpAndItsStreamsReleased) {
   HostDevice device;
   StreamHandle stream = nullptr;
   ASSERT_TRUE(device.createStream(&stream).isOk());
-  std::unique_ptr<ProgressEngine> engine;
-  ASSERT_TRUE(ProgressEngine::create(device, ProgressEngine::Mode::Thread, 8, &engine, 0.2).isOk());
-  std::mutex mutex;
-  std::condition_variable released;
-  bool release = false;
-  ASSERT_TRUE(engine
-                  ->submit({stream},
-                           [&] {  // blocks without a heartbeat, as a call that never returns
-                             std::unique_lock<std::mutex> lock(mutex);
-                             released.wait(lock, [&] { return release; });
-                             return Status::ok();
-                           })
-                  .isOk());
+  auto engine = makeEngine(device, ProgressEngine::Mode::Thread, 8, 0.2);
+  StuckCall call;
+  ASSERT_TRUE(engine->submit({stream}, call.work()).isOk());
   const auto start = std::chrono::steady_clock::now();
   EXPECT_TRUE(device.synchronizeStream(stream).isOk());
   const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -212,11 +230,7 @@ TEST(ProgressEngine, AStuckThreadIsGivenUpAndItsStreamsReleased) {
   bool ran = false;
   EXPECT_EQ(engine->submit({stream}, [&] { return ran = true, Status::ok(); }).code(), Code::Timeout);
   EXPECT_TRUE(device.synchronizeStream(stream).isOk());
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    release = true;
-  }
-  released.notify_all();
+  call.release();
   while (!engine->stalledThreadReturned()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   engine.reset();
   EXPECT_FALSE(ran);
@@ -230,20 +244,9 @@ TEST(ProgressEngine, AnAbortedThreadThatDoesNotComeBackCanBeGivenUp) {
   StreamHandle stream = nullptr;
   ASSERT_TRUE(device.createStream(&stream).isOk());
   auto engine = makeEngine(device, ProgressEngine::Mode::Thread, 8);
-  std::mutex mutex;
-  std::condition_variable released;
-  bool release = false;
-  std::atomic<bool> started{false};
-  ASSERT_TRUE(engine
-                  ->submit({stream},
-                           [&] {
-                             started = true;
-                             std::unique_lock<std::mutex> lock(mutex);
-                             released.wait(lock, [&] { return release; });
-                             return Status::ok();
-                           })
-                  .isOk());
-  while (!started) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  StuckCall call;
+  ASSERT_TRUE(engine->submit({stream}, call.work()).isOk());
+  while (!call.started()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   engine->abort();
   EXPECT_FALSE(engine->awaitAbortedThread(0.1));
   EXPECT_FALSE(engine->stalled());
@@ -252,11 +255,7 @@ TEST(ProgressEngine, AnAbortedThreadThatDoesNotComeBackCanBeGivenUp) {
   EXPECT_TRUE(device.synchronizeStream(stream).isOk()) << "the given-up operation's stream was not released";
   EXPECT_EQ(engine->asyncError().code(), Code::Aborted) << "the abort came first and stays the failure";
   EXPECT_FALSE(engine->awaitAbortedThread(0.05)) << "the thread is still inside the operation";
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    release = true;
-  }
-  released.notify_all();
+  call.release();
   EXPECT_TRUE(engine->awaitAbortedThread(5.0));
   while (!engine->stalledThreadReturned()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   engine.reset();
@@ -268,8 +267,7 @@ TEST(ProgressEngine, ABeatingOrIdleThreadIsNotGivenUp) {
   HostDevice device;
   StreamHandle stream = nullptr;
   ASSERT_TRUE(device.createStream(&stream).isOk());
-  std::unique_ptr<ProgressEngine> engine;
-  ASSERT_TRUE(ProgressEngine::create(device, ProgressEngine::Mode::Thread, 8, &engine, 0.1).isOk());
+  auto engine = makeEngine(device, ProgressEngine::Mode::Thread, 8, 0.1);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   ASSERT_TRUE(engine
                   ->submit({stream},
