@@ -3,7 +3,7 @@
 // beats once per turn; a thread that stops beating while an operation runs is stuck inside a
 // call that never returns, which its own HETCCL_TIMEOUT check cannot see (it is never reached).
 // Seen on real links: after a peer was killed, Open MPI's MPI_Test looped inside libevent for
-// good (about one run in fifteen), and the rank hung instead of ending with hetcclTimeout.
+// good (1 run in 12 under CTest), and the rank hung instead of ending with hetcclTimeout.
 #pragma once
 
 #include <atomic>
