@@ -31,7 +31,8 @@ Agreement agreeOnFailure(hetcclResult_t mine, int rank, int nranks) {
 
 }  // namespace
 
-hetcclResult_t AlgorithmCommunicators::create(const std::vector<std::string>& requested) {
+hetcclResult_t AlgorithmCommunicators::create(const std::vector<std::string>& requested,
+                                              const std::string& accumulate) {
   int rank = 0, nranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
@@ -39,6 +40,7 @@ hetcclResult_t AlgorithmCommunicators::create(const std::vector<std::string>& re
   for (const std::string& name : entries) {
     hetcclConfig_t config = HETCCL_CONFIG_INITIALIZER;
     config.algorithm = name.empty() ? nullptr : name.c_str();
+    config.accumulate = accumulate.empty() ? nullptr : accumulate.c_str();
     hetcclComm_t comm = nullptr;
     const hetcclResult_t result = hetcclCommInitMPI(&comm, MPI_COMM_WORLD, &config);
     const Agreement agreement = agreeOnFailure(result, rank, nranks);

@@ -26,7 +26,8 @@ class AlgorithmCommunicators {
   // Collective over MPI_COMM_WORLD.  Stops at the first entry that fails on any rank (an
   // algorithm this topology cannot run, a bad HETCCL_* setting): the lowest failing rank
   // prints why, every rank frees what it made, and all return the same failing code.
-  hetcclResult_t create(const std::vector<std::string>& requested);
+  // `accumulate` ("" for the library's own setting) goes into every config (--accumulate).
+  hetcclResult_t create(const std::vector<std::string>& requested, const std::string& accumulate = "");
 
   const std::vector<AlgorithmCommunicator>& all() const { return comms_; }
 

@@ -1,11 +1,13 @@
 #include "perf/hetccl_bench.h"
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 #include <utility>
 
 #include "perf/hetccl_errors.h"
 #include "perf/host_work.h"
+#include "perf/rounding_error.h"
 
 namespace hetccl_perf {
 
@@ -236,6 +238,25 @@ OverlapMeasurement HetcclBench::measureOverlap(hetcclComm_t comm, const PatternS
   const double r = slowestRankMedianUs(returnUs);
   return makeOverlapMeasurement(a, b, c, r, hostIterations, shape.bytes,
                                 busBandwidthFactor(spec.collective, ctx_.nranks), wrong);
+}
+
+double HetcclBench::measureRoundingError(hetcclComm_t comm, const PatternSpec& spec, const CollectiveShape& shape) {
+  ctx_.comm = comm;
+  const CallBuffers buffers = buffersFor(shape, sizeof(uint16_t), /*inPlace=*/false);
+  std::vector<uint16_t> values(std::max(shape.sendElements, shape.recvElements));
+  for (size_t i = 0; i < shape.sendElements; ++i) values[i] = errorInputBits(spec.type, ctx_.rank, i);
+  toDevice(sendDevice_, values.data(), shape.sendElements * sizeof(uint16_t));
+  call(spec, shape, buffers);
+  PERF_HETCCL_CHECK(ctx_.comm, hetcclStreamSynchronize(ctx_.stream));
+  fromDevice(values.data(), buffers.recv, shape.recvElements * sizeof(uint16_t));
+  // A reduce-scatter's output element i is element rank * count + i of the whole.
+  const size_t first = spec.collective == Collective::ReduceScatter ? size_t(ctx_.rank) * shape.count : 0;
+  double local = 0;
+  for (size_t i = 0; i < shape.recvElements; ++i)
+    local = std::max(local, ulpError(spec.type, values[i], exactResult(spec.type, spec.op, ctx_.nranks, first + i)));
+  double worst = 0;
+  MPI_Allreduce(&local, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return worst;
 }
 
 }  // namespace hetccl_perf

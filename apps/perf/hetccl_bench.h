@@ -36,6 +36,10 @@ class HetcclBench {
   // last (c) starts from a poisoned output and is checked too.
   OverlapMeasurement measureOverlap(hetcclComm_t comm, const PatternSpec& spec, const CollectiveShape& shape);
 
+  // --accumulate: one out-of-place call on rounding_error.h's inputs, and the largest error of
+  // any output element on any rank, in ulps.
+  double measureRoundingError(hetcclComm_t comm, const PatternSpec& spec, const CollectiveShape& shape);
+
  private:
   struct CallBuffers {
     const void* send;

@@ -25,6 +25,7 @@
 #include "perf/mpi_baseline.h"
 #include "perf/options.h"
 #include "perf/report.h"
+#include "perf/rounding_error.h"
 
 namespace hetccl_perf {
 namespace {
@@ -156,6 +157,8 @@ std::vector<ResultRow> runSweep(const PerfOptions& o, const CallContext& ctx, co
             row.algorithm = lastAlgorithm(entry.comm);
             row.predictedUs = lastPredictedUs(entry.comm);
             row.inPlace = bench.measure(entry.comm, spec, shape, /*inPlace=*/true);
+            if (!o.accumulate.empty() && measuresRoundingError(o.collective, type, op))
+              row.maxUlpError = bench.measureRoundingError(entry.comm, spec, shape);
           }
           row.baseline = mpiTime;
           if (ctx.rank == 0) {
@@ -186,7 +189,7 @@ int runBenchmark(const PerfOptions& o, int rank, int nranks) {
   if (!openJson(o, rank, &json)) return kExitUsage;
 
   AlgorithmCommunicators comms;
-  if (const hetcclResult_t result = comms.create(o.algorithms); result != hetcclSuccess) {
+  if (const hetcclResult_t result = comms.create(o.algorithms, o.accumulate); result != hetcclSuccess) {
     if (json != nullptr) {
       std::fclose(json);
       std::remove(o.jsonPath.c_str());  // no empty document that looks like a run

@@ -18,7 +18,7 @@ using hetccl_apps::Argument;
 using hetccl_apps::Flag;
 
 // hetccl's own flags have no short form (kLongOnlyKey), so no nccl-tests letter can clash.
-enum LongOnlyKey : int { kBaseline = hetccl_apps::kLongOnlyKey, kAlgo, kOverlap, kModel };
+enum LongOnlyKey : int { kBaseline = hetccl_apps::kLongOnlyKey, kAlgo, kOverlap, kModel, kAccumulate };
 
 // --algo's help names every algorithm the library has (its names list), a few to a line.
 std::string algorithmListHelp() {
@@ -56,6 +56,9 @@ const std::vector<Flag>& perfFlags() {
         {kModel, "model", nullptr,
          "also print the cost model's predicted time of the plan\nthat ran (the tuner's figure) "
          "and measured/predicted"},
+        {kAccumulate, "accumulate", "native|float32",
+         "how half/bfloat16 sums and averages accumulate\n(config.accumulate, HETCCL_ACCUMULATE), and a "
+         "column\nwith their largest error in ulps against the exact sum"},
         {'h', "help", nullptr, "this text"},
     };
     all.insert(all.end(), own.begin(), own.end());
@@ -110,6 +113,10 @@ std::string applyFlag(const Argument& a, PerfOptions& o) {
     }
     case kOverlap: o.overlap = true; return "";
     case kModel: o.model = true; return "";
+    case kAccumulate:
+      if (a.value != "native" && a.value != "float32") return invalidValue(a, "native or float32");
+      o.accumulate = a.value;
+      return "";
   }
   return "unhandled option " + a.spelling;
 }
@@ -188,6 +195,7 @@ ParseResult parseOptions(int argc, const char* const* argv) {
   // The overlap table has no MPI columns: MPI's blocking collective has nothing to overlap.
   if (o.overlap && o.mpiBaseline) return fail("--overlap and --baseline cannot be combined");
   if (o.overlap && o.model) return fail("--overlap and --model cannot be combined");
+  if (o.overlap && !o.accumulate.empty()) return fail("--overlap and --accumulate cannot be combined");
   result.outcome = ParseOutcome::Run;
   return result;
 }

@@ -39,6 +39,10 @@ struct PerfOptions {
   bool overlap = false;
   // --model: the cost model's predicted time beside the measured one (hetcclCommGetPredictedTime).
   bool model = false;
+  // --accumulate native|float32: every communicator made with config.accumulate set to it, and
+  // the rows of half/bfloat16 sums and averages gain their largest error in ulps against the
+  // exact sum (rounding_error.h).  Empty: the library's setting, no error column.
+  std::string accumulate;
 };
 
 enum class ParseOutcome { Run, Help, Error };

@@ -21,6 +21,8 @@ constexpr const char* kBaselineColumns = "  %7s  %6s  %6s";
 // --model: predicted time and measured/predicted, after the algorithm columns.
 constexpr const char* kModelColumns = "  %7s  %10s";
 constexpr int kModelWidth = 21;
+// --accumulate: the largest rounding error, last (so every other column stays where it was).
+constexpr const char* kErrorColumn = "  %7s";
 constexpr int kMeasurementWidth = 32;
 constexpr int kBaselineWidth = 25;
 
@@ -122,6 +124,10 @@ std::string formatHeader(const ReportSettings& s) {
   if (o.model)
     h += "#  model: the cost model's predicted time of the plan that ran (out of place); "
          "meas/model = measured time / predicted\n";
+  if (!o.accumulate.empty())
+    h += "#  accumulate=" + o.accumulate +
+         "; maxulp: the largest error of any element on any rank against the exact sum (or average), in "
+         "units in the last place of the type (half/bfloat16 sum and avg only; N/A elsewhere)\n";
   if (o.mpiBaseline)
     h += "#  MPI baseline: the matching MPI collective on host buffers of the same size, out of "
          "place; avg runs as MPI_SUM; half and bfloat16 use the app's own MPI_Ops\n";
@@ -143,6 +149,7 @@ std::string formatHeader(const ReportSettings& s) {
                       algorithmColumns(o, "request", "algo");
   if (o.model) names += format(kModelColumns, "model", "meas/model");
   if (o.mpiBaseline) names += format(kBaselineColumns, "time", "busbw", "vsMPI");
+  if (!o.accumulate.empty()) names += format(kErrorColumn, "maxulp");
   h += names + "\n";
 
   std::string units = keyColumnUnits() + format(kMeasurementColumns, "(us)", "(GB/s)", "(GB/s)", "") +
@@ -179,6 +186,8 @@ std::string formatRow(const ResultRow& row, const PerfOptions& options) {
       line += format(kBaselineColumns, "N/A", "N/A", "N/A");
     }
   }
+  if (!options.accumulate.empty())
+    line += format(kErrorColumn, row.maxUlpError >= 0 ? format("%7.2f", row.maxUlpError).c_str() : "N/A");
   return line + "\n";
 }
 
@@ -229,6 +238,7 @@ std::string formatJson(const ReportSettings& s, const std::vector<ResultRow>& ro
       {"algorithms", o.algorithms.empty() ? Json(nullptr) : Json(o.algorithms)},
   };
   if (o.model) settings["model"] = true;
+  if (!o.accumulate.empty()) settings["accumulate"] = o.accumulate;
   // Only with --overlap, so the plain table's document stays as it was.
   if (o.overlap) settings["overlap"] = true;
 
@@ -264,6 +274,8 @@ std::string formatJson(const ReportSettings& s, const std::vector<ResultRow>& ro
                                 {"measured_over_predicted", ratio > 0 ? Json(measured(ratio)) : Json(nullptr)}}
                          : Json(nullptr);
     }
+    if (!o.accumulate.empty())
+      row["max_ulp_error"] = r.maxUlpError >= 0 ? Json(measured(r.maxUlpError)) : Json(nullptr);
     if (r.hasOverlap) row["overlap"] = overlapJson(r.overlap);
     rowsJson.push_back(row);
   }

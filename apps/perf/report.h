@@ -33,6 +33,7 @@ struct ResultRow {
   std::string requestedAlgorithm;  // the --algo entry the row ran under; "" without --algo
   std::string algorithm;           // what the library ran (hetcclCommGetAlgorithm); "" unknown
   double predictedUs = 0;          // --model: the cost model's time for it; 0 none made
+  double maxUlpError = -1;         // --accumulate: rounding_error.h's largest error; < 0 not measured
   // --overlap: the row is `overlap` (outOfPlace is overlap.collective, inPlace unused).
   bool hasOverlap = false;
   OverlapMeasurement overlap;

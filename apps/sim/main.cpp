@@ -74,7 +74,7 @@ int run(int argc, const char* const* argv) {
     return kBadInput;
   }
   std::vector<SizePrediction> rows = predictSweep(topology, islands, context.costs, tuning, options.collective,
-                                                  options.elementSize, sizeSweep(options));
+                                                  options.elementSize, sizeSweep(options), options.accumulate);
   if (options.json)
     printJson(std::cout, context, rows);
   else

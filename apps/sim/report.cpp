@@ -82,8 +82,9 @@ void printTable(std::ostream& out, const ReportContext& context, const std::vect
       << describeLink(c.interIsland) << format(", reduce %.4g GB/s", 1 / c.gamma / 1e9)
       << format(", copy %.4g GB/s, step overhead %.3g us\n", 1 / c.copyBeta / 1e9, c.stepOverhead * 1e6);
   out << "# " << hetccl::collectiveName(context.options->collective) << ", " << context.options->typeName
-      << ", algorithm " << (context.tuning.forced ? hetccl::algorithmName(*context.tuning.forced) : "auto")
-      << ", chunk " << chunkSetting(context.tuning) << ", depth " << context.tuning.pipelineDepth
+      << (context.options->accumulate ? " accumulated in float32" : "") << ", algorithm "
+      << (context.tuning.forced ? hetccl::algorithmName(*context.tuning.forced) : "auto") << ", chunk "
+      << chunkSetting(context.tuning) << ", depth " << context.tuning.pipelineDepth
       << "; time in us, busbw in GB/s, xbnd: time / bound\n";
   out << "# bound: all-reduce lower bound (island + cross-island + reduce + 2 log2 latency terms, phases not "
          "overlapped; docs/SIM.md)\n";
@@ -175,6 +176,7 @@ void printJson(std::ostream& out, const ReportContext& context, const std::vecto
                       {"cost_model", costModel},
                       {"collective", hetccl::collectiveName(context.options->collective)},
                       {"type", context.options->typeName},
+                      {"accumulate", context.options->accumulate ? "float32" : "native"},
                       {"pipeline_depth", context.tuning.pipelineDepth},
                       {"results", results}};
   out << hetccl_apps::formatJson(document);

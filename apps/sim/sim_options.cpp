@@ -26,7 +26,7 @@ bool parseCollective(const std::string& name, hetccl::Collective* collective) {
 
 using hetccl_apps::Argument;
 
-enum LongOnlyKey : int { kChunk = hetccl_apps::kLongOnlyKey, kDepth, kJson, kIslandScope, kExplain };
+enum LongOnlyKey : int { kChunk = hetccl_apps::kLongOnlyKey, kDepth, kJson, kIslandScope, kExplain, kAccumulate };
 
 const std::vector<hetccl_apps::Flag>& simFlags() {
   static const std::vector<hetccl_apps::Flag> flags = [] {
@@ -41,6 +41,9 @@ const std::vector<hetccl_apps::Flag>& simFlags() {
          "node: an island per vendor and node, as the library forms them\n(default, or HETCCL_ISLAND_SCOPE); job: per "
          "vendor"},
         {kExplain, "explain", nullptr, "per size, the pick's time by phase and the bound's terms"},
+        {kAccumulate, "accumulate", "native|float32",
+         "half/bfloat16 all-reduce and reduce-scatter: float32 prices\nfp32 accumulation (HETCCL_ACCUMULATE; "
+         "--explain then shows\nits float32 phase)"},
         {kJson, "json", nullptr, "JSON instead of the table"},
         {'h', "help", nullptr, "this text"},
     };
@@ -72,6 +75,10 @@ std::string applyFlag(const Argument& a, SimOptions& o) {
     case kDepth: return hetccl_apps::readInteger(a, 1, 64, &o.pipelineDepth);
     case kJson: o.json = true; return "";
     case kExplain: o.explain = true; return "";
+    case kAccumulate:
+      if (a.value != "native" && a.value != "float32") return hetccl_apps::invalidValue(a, "native or float32");
+      o.accumulate = a.value == "float32";
+      return "";
     case kIslandScope:
       if (a.value == "node")
         o.islandScope = hetccl::IslandScope::Node;
@@ -110,6 +117,9 @@ bool parseSimOptions(int argc, const char* const* argv, SimOptions* options, std
   }
   if (o.clusterPath.empty()) return fail("no cluster file given");
   if (o.minBytes > o.maxBytes) return fail("-b is larger than -e");
+  if (o.accumulate && (o.elementSize != 2 || (o.collective != hetccl::Collective::AllReduce &&
+                                              o.collective != hetccl::Collective::ReduceScatter)))
+    return fail("--accumulate float32 prices half and bfloat16 all-reduce and reduce-scatter only (-t half|bfloat16)");
   *options = o;
   return true;
 }
@@ -117,7 +127,7 @@ bool parseSimOptions(int argc, const char* const* argv, SimOptions* options, std
 std::string simUsage(const std::string& program) {
   return "usage: " + program +
          " FILE [-b MIN] [-e MAX] [-f FACTOR] [-c COLLECTIVE] [-t TYPE] [--chunk BYTES] [--depth D]\n"
-         "       [--island-scope node|job] [--explain] [--json]\n"
+         "       [--island-scope node|job] [--accumulate native|float32] [--explain] [--json]\n"
          "  FILE is a cluster description (see docs/SIM.md)\n" +
          hetccl_apps::describeFlags(simFlags()) +
          "HETCCL_ALGO, HETCCL_CHUNK_BYTES, HETCCL_PIPELINE_DEPTH and HETCCL_ISLAND_SCOPE act as in the library.\n";

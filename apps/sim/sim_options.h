@@ -32,6 +32,9 @@ struct SimOptions {
   int pipelineDepth = 0;                           // 0: the library's setting
   std::optional<hetccl::IslandScope> islandScope;  // empty: HETCCL_ISLAND_SCOPE
   bool explain = false;                            // per-phase breakdown of the pick
+  // --accumulate float32: half/bfloat16 all-reduce or reduce-scatter priced with fp32
+  // accumulation (algorithms/accumulation.h), as HETCCL_ACCUMULATE=float32 runs it.
+  bool accumulate = false;
   bool json = false;
   bool help = false;
 };

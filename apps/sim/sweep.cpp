@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 
+#include "algorithms/accumulation.h"
 #include "perf/collective_shape.h"
 
 namespace hetccl_sim {
@@ -28,7 +29,7 @@ hetccl_perf::Collective perfCollective(hetccl::Collective collective) {
 std::vector<SizePrediction> predictSweep(const hetccl::TopologyView& topology, const std::vector<FormedIsland>& islands,
                                          const hetccl::CostParameters& costs, const hetccl::TunerSettings& tuning,
                                          hetccl::Collective collective, size_t elementSize,
-                                         const std::vector<size_t>& sizes) {
+                                         const std::vector<size_t>& sizes, bool accumulate) {
   hetccl::Tuner tuner(topology, costs, tuning);
   const size_t ranksPerCount = countIsPerRank(collective) ? static_cast<size_t>(topology.nranks) : 1;
   const double factor = hetccl_perf::busBandwidthFactor(perfCollective(collective), topology.nranks);
@@ -44,7 +45,23 @@ std::vector<SizePrediction> predictSweep(const hetccl::TopologyView& topology, c
     request.nranks = topology.nranks;
     request.topology = &topology;
     const double bytes = static_cast<double>(row.bytes);
-    std::vector<hetccl::TuningChoice> ranked = tuner.rank(request, elementSize);
+    std::vector<hetccl::TuningChoice> ranked;
+    hetccl::PlanRequest explained = request;  // what the breakdown replays
+    size_t explainedSize = elementSize;
+    if (accumulate) {
+      for (hetccl::Algorithm algorithm : hetccl::allAlgorithms())
+        if (hetccl::algorithmApplies(algorithm, collective, topology, nullptr)) {
+          const hetccl::AccumulatedChoice priced = tuner.priceAccumulated(algorithm, request, elementSize);
+          ranked.push_back({algorithm, priced.reduce.chunkBytes, priced.predictedSeconds});
+        }
+      const hetccl::AccumulatedChoice picked = tuner.chooseAccumulated(request, elementSize);
+      row.pick = {picked.algorithm, picked.reduce.chunkBytes, picked.predictedSeconds};
+      explained = hetccl::accumulationReduceRequest(request, picked.split);
+      explainedSize = sizeof(float);
+    } else {
+      ranked = tuner.rank(request, elementSize);
+      row.pick = tuner.choose(request, elementSize);
+    }
     for (hetccl::Algorithm algorithm : hetccl::allAlgorithms()) {
       AlgorithmPrediction prediction;
       prediction.algorithm = algorithm;
@@ -56,10 +73,10 @@ std::vector<SizePrediction> predictSweep(const hetccl::TopologyView& topology, c
         }
       row.algorithms.push_back(prediction);
     }
-    row.pick = tuner.choose(request, elementSize);
     row.pickBusBandwidth = bytes / row.pick.predictedSeconds * factor;
     row.pickBreakdown = hetccl::explainSeconds(
-        hetccl::CostQuery{row.pick.algorithm, request, elementSize, row.pick.chunkBytes, tuning.pipelineDepth}, costs);
+        hetccl::CostQuery{row.pick.algorithm, explained, explainedSize, row.pick.chunkBytes, tuning.pipelineDepth},
+        costs);
     if (collective == hetccl::Collective::AllReduce) {
       row.hasBound = true;
       row.bound = allReduceBound(islands, costs, bytes);

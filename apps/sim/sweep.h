@@ -35,10 +35,12 @@ struct SizePrediction {
 hetccl_perf::Collective perfCollective(hetccl::Collective collective);
 
 // One row per size; sizes whose count rounds to that of the previous row are dropped.
+// `accumulate`: every algorithm and the pick priced with fp32 accumulation
+// (Tuner::priceAccumulated / chooseAccumulated); the breakdown is then its float32 phase's.
 // `islands` (formedIslands of the topology's cluster) give the all-reduce's bound.
 std::vector<SizePrediction> predictSweep(const hetccl::TopologyView& topology, const std::vector<FormedIsland>& islands,
                                          const hetccl::CostParameters& costs, const hetccl::TunerSettings& tuning,
                                          hetccl::Collective collective, size_t elementSize,
-                                         const std::vector<size_t>& sizes);
+                                         const std::vector<size_t>& sizes, bool accumulate = false);
 
 }  // namespace hetccl_sim

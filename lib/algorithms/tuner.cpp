@@ -1,5 +1,7 @@
 #include "algorithms/tuner.h"
 
+#include "algorithms/accumulation.h"
+
 namespace hetccl {
 
 namespace {
@@ -93,6 +95,39 @@ TuningChoice Tuner::choose(const PlanRequest& request, size_t elementSize) {
   // working set that fits stays fast after the first round).
   if (cache_.size() >= kCacheCapacity) cache_.clear();
   cache_[key] = winner;
+  return winner;
+}
+
+AccumulatedChoice Tuner::priceAccumulated(Algorithm algorithm, const PlanRequest& request, size_t narrowSize) const {
+  AccumulatedChoice choice;
+  choice.algorithm = algorithm;
+  choice.split = request.collective == Collective::AllReduce && splitsAccumulation(algorithm, topology_);
+  choice.reduce = best(algorithm, accumulationReduceRequest(request, choice.split), sizeof(float));
+  choice.predictedSeconds = choice.reduce.predictedSeconds;
+  if (choice.split) {
+    choice.gather = best(algorithm, accumulationGatherRequest(request), narrowSize);
+    choice.predictedSeconds += choice.gather.predictedSeconds;
+  }
+  // The conversions are local passes at copy speed: the widening writes the float32 buffer, the
+  // rounding reads the float32 result (a block, or all of it) and writes it narrow.
+  const double widened = double(accumulationBufferCount(request, choice.split)) * sizeof(float);
+  const bool roundsBlock = request.collective == Collective::ReduceScatter || choice.split;
+  const double rounded = double(roundsBlock ? accumulationBlock(request) : request.count) * sizeof(float);
+  choice.predictedSeconds += (widened + rounded) * costs_.copyBeta;
+  return choice;
+}
+
+AccumulatedChoice Tuner::chooseAccumulated(const PlanRequest& request, size_t narrowSize) {
+  const RequestKey key = keyOf(request, narrowSize);
+  if (auto it = accumulatedCache_.find(key); it != accumulatedCache_.end()) return it->second;
+  AccumulatedChoice winner;
+  winner.predictedSeconds = -1;
+  for (Algorithm algorithm : candidates(request.collective)) {
+    const AccumulatedChoice choice = priceAccumulated(algorithm, request, narrowSize);
+    if (winner.predictedSeconds < 0 || choice.predictedSeconds < winner.predictedSeconds) winner = choice;
+  }
+  if (accumulatedCache_.size() >= kCacheCapacity) accumulatedCache_.clear();
+  accumulatedCache_[key] = winner;
   return winner;
 }
 

@@ -32,6 +32,16 @@ struct TuningChoice {
   double predictedSeconds = 0;
 };
 
+// An fp32-accumulated all-reduce or reduce-scatter (algorithms/accumulation.h): one algorithm
+// for its float32 phase and, when split, its narrow all-gather, each with its own chunk size.
+struct AccumulatedChoice {
+  Algorithm algorithm = Algorithm::Ring;
+  bool split = false;
+  TuningChoice reduce;          // the float32 reduce-scatter or all-reduce
+  TuningChoice gather;          // the narrow all-gather (split only)
+  double predictedSeconds = 0;  // both phases and the conversions
+};
+
 class Tuner {
  public:
   static constexpr size_t kCacheCapacity = 1024;
@@ -45,6 +55,12 @@ class Tuner {
   // of the same request right after reuses them rather than predicting again.
   std::vector<TuningChoice> rank(const PlanRequest& request, size_t elementSize) const;
   size_t cachedChoices() const { return cache_.size(); }
+  // The cheapest way to run `request` (of elements of `narrowSize` bytes) with fp32
+  // accumulation, among the same candidates as choose(): split where the algorithm can, the
+  // float32 phase priced at 4 bytes an element, plus the conversion passes.
+  AccumulatedChoice chooseAccumulated(const PlanRequest& request, size_t narrowSize);
+  // The same for one algorithm (hetccl-sim's columns); it must apply to request.collective.
+  AccumulatedChoice priceAccumulated(Algorithm algorithm, const PlanRequest& request, size_t narrowSize) const;
 
  private:
   using RequestKey = std::tuple<int, size_t, size_t, int, bool, bool, bool>;
@@ -56,6 +72,7 @@ class Tuner {
   CostParameters costs_;
   TunerSettings settings_;
   std::map<RequestKey, TuningChoice> cache_;
+  std::map<RequestKey, AccumulatedChoice> accumulatedCache_;
   // rank()'s last answer (a pure memo: hetccl-sim ranks, then chooses, for every size; at
   // thousands of islands each prediction builds plans of thousands of ops).
   mutable std::optional<std::pair<RequestKey, std::vector<TuningChoice>>> lastRanked_;

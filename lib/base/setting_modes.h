@@ -25,4 +25,9 @@ enum class GpuAwareMpiOverride : int { Detect, No, Yes };
 // wait for the host, else Caller.
 enum class ProgressMode : int { Auto, Thread, Caller };
 
+// HETCCL_ACCUMULATE: how float16 and bfloat16 sums and averages accumulate.  Native: in the
+// type itself, rounded at every hop (NCCL's behaviour); Float32: partial sums travel and are
+// reduced in float32 and rounded once (core/accumulation.h).
+enum class AccumulateMode : int { Native, Float32 };
+
 }  // namespace hetccl

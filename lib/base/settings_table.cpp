@@ -140,6 +140,11 @@ std::vector<SettingSpec> buildTable() {
       entry(Id::CheckCalls, "HETCCL_CHECK_CALLS", K::Bool, "0",
             "`1`: before each collective the ranks compare their calls (collective, count, type, op, root, "
             "number); a mismatch fails it on every rank with `hetcclInvalidUsage` naming both calls"),
+      enumEntry(Id::Accumulate, "HETCCL_ACCUMULATE",
+                {choice("native", AccumulateMode::Native), choice("float32", AccumulateMode::Float32)}, "native",
+                "float16 and bfloat16 sums and averages (all-reduce, reduce-scatter): `native` = reduced in the "
+                "type, rounded at every hop (as NCCL); `float32` = partial sums travel and are reduced in float32, "
+                "rounded once, then gathered in the type: every rank the same bits, one rounding's error"),
       launcherEntry(Id::OmpiLocalRank, "OMPI_COMM_WORLD_LOCAL_RANK", "node-local rank from Open MPI's `mpirun`"),
       launcherEntry(Id::SlurmLocalId, "SLURM_LOCALID", "node-local rank from Slurm's `srun`"),
       launcherEntry(Id::HydraLocalRank, "MPI_LOCALRANKID", "node-local rank from MPICH's and Intel MPI's Hydra"),

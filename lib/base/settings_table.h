@@ -34,6 +34,7 @@ enum class SettingId : int {
   QueueDepth,
   Timeout,
   CheckCalls,
+  Accumulate,
   // Exported by launchers, read to pick a GPU: Open MPI, Slurm, MPICH/Intel MPI (Hydra), MVAPICH.
   OmpiLocalRank,
   SlurmLocalId,

@@ -14,6 +14,7 @@
 
 #include "algorithms/p2p_plan.h"
 #include "base/status.h"
+#include "core/accumulation.h"
 #include "core/bootstrap.h"
 #include "core/control_channel.h"
 #include "core/peer_setup.h"
@@ -78,6 +79,7 @@ struct hetcclComm {
   std::unique_ptr<hetccl::ControlChannel> control;  // failures announced to and by peers
   std::string progressDescription;                  // who runs operations and why (hetccl-info)
   hetccl::PlanCache plans;                          // used on the calling thread only
+  hetccl::AccumulatedPlanCache accumulatedPlans;    // HETCCL_ACCUMULATE=float32's, likewise
   uint64_t collectiveSequence = 0;                  // collectives launched (native ones aside)
   // The number (1-based) of the collective being run, 0 for none or a point-to-point group:
   // what a peer's leaving notice is compared with (core/control_channel.h).  Written by

@@ -8,6 +8,7 @@
 
 #include "algorithms/algorithm.h"
 #include "base/log.h"
+#include "core/accumulation.h"
 #include "core/call_check.h"
 
 namespace hetccl {
@@ -110,6 +111,11 @@ struct PlanRun {
   uint64_t collectiveNumber = 0;
   // Its number among the collectives HETCCL_CHECK_CALLS compares across ranks; 0: unchecked.
   uint64_t checkNumber = 0;
+  // Set for an fp32-accumulated call (core/accumulation.h), which runs these plans instead of
+  // `plan` (its float32 phase): its all-gather with tags from gatherTagBase.
+  std::shared_ptr<const AccumulatedPlans> accumulated;
+  int gatherTagBase = 0;
+  ExecutionSettings gatherExecution;
 };
 
 // "hetccl all-reduce of 1000 float32 (operation 7): " and the like, before a failure met by a
@@ -142,6 +148,18 @@ Status executePlan(hetcclComm& comm, Executor& executor, PlanRun& run, uint64_t 
   comm.runningCollective.store(run.collectiveNumber, std::memory_order_relaxed);
   if (run.checkNumber != 0)
     HETCCL_TRY(checkCall(comm, *run.collective, run.type, run.op, run.root, run.count, run.checkNumber));
+  if (run.accumulated) {
+    const AccumulatedRun accumulated{run.buffers[kInputBuffer],
+                                     run.buffers[kOutputBuffer],
+                                     run.type,
+                                     run.op,
+                                     comm.rank,
+                                     run.tagBase,
+                                     run.gatherTagBase,
+                                     run.execution,
+                                     run.gatherExecution};
+    return describeFailure(run, operation, runAccumulated(*run.accumulated, accumulated, executor, *comm.scratch));
+  }
   Status status = comm.scratch->ensure(run.plan->scratchCount * elementSize(run.type));
   if (status.isOk()) {
     run.buffers[kScratchBuffer] = comm.scratch->data();
@@ -174,7 +192,7 @@ Status launch(hetcclComm& comm, PlanRun run, StreamList streams, bool mayRunInli
       [target](const Status& failure) { tellPeersOfFailure(*target, failure); });
 }
 
-const CachedPlan& collectivePlan(hetcclComm& comm, const CollectiveCall& call, bool inPlace) {
+PlanRequest planRequestOf(const hetcclComm& comm, const CollectiveCall& call, bool inPlace) {
   PlanRequest request;
   request.collective = call.collective;
   request.count = call.count;
@@ -184,6 +202,11 @@ const CachedPlan& collectivePlan(hetcclComm& comm, const CollectiveCall& call, b
   request.average = call.op == ReduceOp::Avg;
   request.topology = &comm.setup.topology.view;
   request.vendorIslandSteps = vendorReducesAsHetccl(call.type, call.op);
+  return request;
+}
+
+const CachedPlan& collectivePlan(hetcclComm& comm, const CollectiveCall& call, bool inPlace) {
+  const PlanRequest request = planRequestOf(comm, call, inPlace);
   const size_t elementBytes = elementSize(call.type);
   if (const CachedPlan* cached = comm.plans.find(request, elementBytes)) return *cached;
 
@@ -200,9 +223,56 @@ const CachedPlan& collectivePlan(hetcclComm& comm, const CollectiveCall& call, b
   return comm.plans.insert(request, elementBytes, std::move(built));
 }
 
+// The fields of a collective's run that do not depend on its plans: buffers, call, numbers.
+PlanRun collectiveRun(hetcclComm& comm, const CollectiveCall& call) {
+  PlanRun run;
+  run.buffers = {const_cast<char*>(static_cast<const char*>(call.sendbuff)), static_cast<char*>(call.recvbuff),
+                 nullptr};
+  run.type = call.type;
+  run.op = call.op;
+  run.tagBase = collectiveTagBase(comm, comm.collectiveSequence++);
+  run.collectiveNumber = comm.collectiveSequence;
+  run.collective = call.collective;
+  run.count = call.count;
+  run.root = call.root;
+  if (comm.settings.checkCalls) run.checkNumber = ++comm.checkedCollectives;
+  return run;
+}
+
+// An fp32-accumulated call (core/accumulation.h): never the native path, whose vendor library
+// would reduce in the narrow type; its plans may still hand island steps to that library.
+Status runAccumulatedCollective(hetcclComm& comm, const CollectiveCall& call, StreamList streams) {
+  const PlanRequest request = planRequestOf(comm, call, false);
+  const size_t narrowSize = elementSize(call.type);
+  std::shared_ptr<const AccumulatedPlans> plans = comm.accumulatedPlans.find(request, narrowSize);
+  if (!plans) {
+    const std::string library = comm.setup.islandLibrary ? comm.setup.islandLibrary->shortName() : "";
+    plans = buildAccumulatedPlans(comm.setup.tuner, request, narrowSize, comm.rank, library);
+    HETCCL_TRACE("%s count %zu %s %s, float32 accumulation: %s, predicted %.1f us", collectiveName(call.collective),
+                 call.count, elementTypeName(call.type), reduceOpName(call.op), plans->label.c_str(),
+                 plans->choice.predictedSeconds * 1e6);
+    comm.accumulatedPlans.insert(request, narrowSize, plans);
+  }
+  comm.lastAlgorithm = plans->label;
+  comm.lastPredictedSeconds = plans->choice.predictedSeconds;
+  PlanRun run = collectiveRun(comm, call);
+  run.plan = plans->reduce;
+  run.accumulated = plans;
+  run.gatherTagBase = collectiveTagBase(comm, comm.collectiveSequence++);
+  run.collectiveNumber = comm.collectiveSequence;
+  const int depth = comm.settings.pipelineDepth;
+  run.execution = ExecutionSettings{plans->choice.reduce.chunkBytes, depth, comm.settings.timeoutSeconds};
+  run.gatherExecution = ExecutionSettings{plans->choice.gather.chunkBytes, depth, comm.settings.timeoutSeconds};
+  const bool islandSteps = hasIslandSteps(*plans->reduce) || (plans->gather && hasIslandSteps(*plans->gather));
+  const bool inlineRun = !islandSteps && runsInline(comm, plans->bufferCount * sizeof(float), streams, *plans->reduce);
+  return launch(comm, std::move(run), streams, inlineRun);
+}
+
 }  // namespace
 
 Status runCollective(hetcclComm& comm, const CollectiveCall& call, StreamList streams) {
+  if (accumulatesInFloat32(comm.settings.accumulate, call.collective, call.type, call.op))
+    return runAccumulatedCollective(comm, call, streams);
   const bool inPlace = isInPlace(call, comm.rank, elementSize(call.type));
   IslandLibrary* island = comm.setup.islandLibrary.get();
   if (takesNativePath(comm) && island->takesWhole(call, inPlace)) {
@@ -226,18 +296,8 @@ Status runCollective(hetcclComm& comm, const CollectiveCall& call, StreamList st
   const CachedPlan& planned = collectivePlan(comm, call, inPlace);
   comm.lastAlgorithm = planned.label;
   comm.lastPredictedSeconds = planned.choice.predictedSeconds;
-  PlanRun run;
+  PlanRun run = collectiveRun(comm, call);
   run.plan = planned.plan;
-  run.buffers = {const_cast<char*>(static_cast<const char*>(call.sendbuff)), static_cast<char*>(call.recvbuff),
-                 nullptr};
-  run.type = call.type;
-  run.op = call.op;
-  run.tagBase = collectiveTagBase(comm, comm.collectiveSequence++);
-  run.collectiveNumber = comm.collectiveSequence;
-  run.collective = call.collective;
-  run.count = call.count;
-  run.root = call.root;
-  if (comm.settings.checkCalls) run.checkNumber = ++comm.checkedCollectives;
   run.execution =
       ExecutionSettings{planned.choice.chunkBytes, comm.settings.pipelineDepth, comm.settings.timeoutSeconds};
   const bool inlineRun = runsInline(comm, operationBytes(call, comm.nranks), streams, *planned.plan);

@@ -62,8 +62,9 @@ struct SettingValues {
   size_t inlineBytes{};  // HETCCL_INLINE_BYTES
   int queueDepth{};      // HETCCL_QUEUE_DEPTH
   // An operation that makes no progress for this long fails; 0: never.
-  double timeoutSeconds{};  // HETCCL_TIMEOUT
-  bool checkCalls{};        // HETCCL_CHECK_CALLS (core/call_check.h)
+  double timeoutSeconds{};      // HETCCL_TIMEOUT
+  bool checkCalls{};            // HETCCL_CHECK_CALLS (core/call_check.h)
+  AccumulateMode accumulate{};  // HETCCL_ACCUMULATE (core/accumulation.h)
 };
 
 struct Settings : SettingValues {

@@ -168,6 +168,7 @@ std::vector<SettingBinding> buildBindings() {
       bind<&V::queueDepth>(Id::QueueDepth),
       bind<&V::timeoutSeconds>(Id::Timeout, numberField("timeoutSeconds", &C::timeoutSeconds)),
       bind<&V::checkCalls>(Id::CheckCalls, numberField("checkCalls", &C::checkCalls)),
+      bind<&V::accumulate>(Id::Accumulate, textField("accumulate", &C::accumulate)),
   };
 }
 

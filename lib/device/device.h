@@ -105,6 +105,12 @@ class Device {
   // Which of the vendor's visible devices this is (what cudaSetDevice takes); 0 for the host
   // device, the only one of its kind.  Last in the table: GPU modules are built beside it.
   virtual int index() const { return 0; }
+
+  // dst[i] = src[i] converted from `from` to `to`, for i < count: float16/bfloat16 to float32
+  // (exact) or back (reduce_ops.h's rounding), the two ends of fp32 accumulation
+  // (HETCCL_ACCUMULATE).  dst and src must not overlap.
+  virtual Status convertAsync(void* dst, ElementType to, const void* src, ElementType from, size_t count,
+                              StreamHandle stream) = 0;
 };
 
 }  // namespace hetccl

@@ -78,6 +78,16 @@ Status Executor::run(const RankPlan& plan, const PlanBuffers& buffers, ElementTy
   return device_.synchronizeStream(stream_);
 }
 
+Status Executor::convert(void* dst, ElementType to, const void* src, ElementType from, size_t count) {
+  HETCCL_TRY(device_.convertAsync(dst, to, src, from, count, stream_));
+  return device_.synchronizeStream(stream_);
+}
+
+Status Executor::copy(void* dst, const void* src, size_t bytes) {
+  HETCCL_TRY(device_.copyAsync(dst, src, bytes, stream_));
+  return device_.synchronizeStream(stream_);
+}
+
 // The vendor library's calls, in plan order; the next phase's sends read what they wrote, so
 // the stream is drained before it starts.
 Status Executor::runIslandStep(const Step& step) {

@@ -55,6 +55,11 @@ class Executor {
   Status run(const RankPlan& plan, const PlanBuffers& buffers, ElementType type, ReduceOp op, int tagBase,
              const ExecutionSettings& settings);
 
+  // Local passes on the executor's stream, complete when they return: fp32 accumulation's
+  // widening and rounding around its plans (core/accumulation.h), and copies.
+  Status convert(void* dst, ElementType to, const void* src, ElementType from, size_t count);
+  Status copy(void* dst, const void* src, size_t bytes);
+
   // After a failed run, before the executor and the memory its transfers use go: withdraws
   // every transfer still pending (Transfer::withdraw).  False when some may still touch their
   // memory, which must then outlive them (core/retirement.h).

@@ -298,6 +298,7 @@ const std::vector<VariableCase>& variableCases() {
       {"HETCCL_INLINE_BYTES", {"0", "8", "64K", "1M"}, {"-1", "small", "1.5K"}, "a byte count >= 0"},
       {"HETCCL_TIMEOUT", {"0", "2", "1800"}, {"-1", "2s", "1073741825", "forever"}, "an integer from 0 to 1073741824"},
       {"HETCCL_CHECK_CALLS", {"0", "1"}, {"yes", "2", "on"}, "0 or 1"},
+      {"HETCCL_ACCUMULATE", {"native", "FLOAT32"}, {"fp32", "float", "1"}, "native or float32"},
       {"HETCCL_QUEUE_DEPTH", {"1", "1024", "1048576"}, {"0", "-3", "1048577", "deep"}, "an integer from 1 to 1048576"},
   };
   return cases;

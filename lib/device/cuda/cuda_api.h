@@ -18,6 +18,8 @@ cudaError_t cudaLaunchReduce(void* dst, const void* a, const void* b, size_t cou
                              unsigned maxBlocks, cudaStream_t stream);
 cudaError_t cudaLaunchDivide(void* x, size_t count, ElementType type, uint64_t divisor, unsigned maxBlocks,
                              cudaStream_t stream);
+cudaError_t cudaLaunchConvert(void* dst, ElementType to, const void* src, ElementType from, size_t count,
+                              unsigned maxBlocks, cudaStream_t stream);
 
 // Stream memory operations, from the driver through the runtime's entry-point query
 // (cuda_device.cpp). Whether `device` can make a stream wait for a 64-bit value; if not, *why
@@ -104,6 +106,10 @@ struct CudaApi {
   static Error launchDivide(void* x, size_t count, ElementType type, uint64_t divisor, unsigned maxBlocks,
                             Stream stream) {
     return cudaLaunchDivide(x, count, type, divisor, maxBlocks, stream);
+  }
+  static Error launchConvert(void* dst, ElementType to, const void* src, ElementType from, size_t count,
+                             unsigned maxBlocks, Stream stream) {
+    return cudaLaunchConvert(dst, to, src, from, count, maxBlocks, stream);
   }
 };
 

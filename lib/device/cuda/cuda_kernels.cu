@@ -22,4 +22,11 @@ cudaError_t cudaLaunchDivide(void* x, size_t count, ElementType type, uint64_t d
   return cudaGetLastError();
 }
 
+cudaError_t cudaLaunchConvert(void* dst, ElementType to, const void* src, ElementType from, size_t count,
+                              unsigned maxBlocks, cudaStream_t stream) {
+  (void)cudaGetLastError();
+  if (!gpu::launchConvert(dst, to, src, from, count, maxBlocks, stream)) return cudaErrorInvalidValue;
+  return cudaGetLastError();
+}
+
 }  // namespace hetccl

@@ -361,6 +361,16 @@ class GpuDevice : public Device {
                    "launching the %s division of %zu elements", elementTypeName(type), count);
     return Status::ok();
   }
+  Status convertAsync(void* dst, ElementType to, const void* src, ElementType from, size_t count,
+                      StreamHandle stream) override {
+    HETCCL_TRY(checkConvertArguments(dst, to, src, from, count));
+    if (count == 0) return Status::ok();
+    HETCCL_TRY(makeCurrent<Api>(index_));
+    HETCCL_GPU_TRY(Api::launchConvert(dst, to, src, from, count, maxBlocks_, asStream(stream)),
+                   "launching the conversion of %zu elements from %s to %s", count, elementTypeName(from),
+                   elementTypeName(to));
+    return Status::ok();
+  }
 
  private:
   // Enough resident blocks of 256 threads to fill every multiprocessor (8 x 256 = 2048

@@ -1,4 +1,4 @@
-// The reduction and division kernels of every GPU backend, written once over the functors of
+// The reduction, division and conversion kernels of every GPU backend, written once over the functors of
 // device/reduce_ops.h and compiled by each vendor's toolchain (cuda/cuda_kernels.cu with nvcc,
 // hip/hip_kernels.hip with hipcc). Include the vendor's runtime header first: it defines
 // __global__, the <<<>>> launch and the built-in thread indices this file uses.
@@ -171,6 +171,51 @@ bool launchDivide(void* x, size_t count, ElementType type, uint64_t divisor, uns
     case ElementType::Bfloat16: launchDivideTyped<Bfloat16>(x, count, divisor, maxBlocks, stream); break;
     default: return false;
   }
+  return true;
+}
+
+// fp32 accumulation's conversions: one element per thread and grid stride, through
+// reduce_ops.h's toFloat and fromFloat (a conversion pass is a small share of the collective
+// it frames, so no packs).
+template <class From, class To>
+struct ConvertElement;
+template <class H>
+struct ConvertElement<H, float> {
+  __device__ float operator()(H x) const { return toFloat(x); }
+};
+template <class H>
+struct ConvertElement<float, H> {
+  __device__ H operator()(float x) const { return fromFloat<H>(x); }
+};
+
+template <class From, class To>
+__global__ void convertKernel(To* dst, const From* src, size_t count) {
+  const ConvertElement<From, To> convert;
+  for (size_t i = threadIndex(); i < count; i += threadCount()) dst[i] = convert(src[i]);
+}
+
+template <class From, class To, class Stream>
+void launchConvertTyped(void* dst, const void* src, size_t count, unsigned maxBlocks, Stream stream) {
+  convertKernel<From, To><<<blocksFor(count, maxBlocks), kThreadsPerBlock, 0, stream>>>(
+      static_cast<To*>(dst), static_cast<const From*>(src), count);
+}
+
+// Enqueues dst[i] = src[i] converted from `from` to `to` on `stream`: float16/bfloat16 to
+// float32 or back. False for any other pair.
+template <class Stream>
+bool launchConvert(void* dst, ElementType to, const void* src, ElementType from, size_t count, unsigned maxBlocks,
+                   Stream stream) {
+  using E = ElementType;
+  if (to == E::Float32 && from == E::Float16)
+    launchConvertTyped<Float16, float>(dst, src, count, maxBlocks, stream);
+  else if (to == E::Float32 && from == E::Bfloat16)
+    launchConvertTyped<Bfloat16, float>(dst, src, count, maxBlocks, stream);
+  else if (to == E::Float16 && from == E::Float32)
+    launchConvertTyped<float, Float16>(dst, src, count, maxBlocks, stream);
+  else if (to == E::Bfloat16 && from == E::Float32)
+    launchConvertTyped<float, Bfloat16>(dst, src, count, maxBlocks, stream);
+  else
+    return false;
   return true;
 }
 

@@ -16,6 +16,8 @@ hipError_t hipLaunchReduce(void* dst, const void* a, const void* b, size_t count
                            unsigned maxBlocks, hipStream_t stream);
 hipError_t hipLaunchDivide(void* x, size_t count, ElementType type, uint64_t divisor, unsigned maxBlocks,
                            hipStream_t stream);
+hipError_t hipLaunchConvert(void* dst, ElementType to, const void* src, ElementType from, size_t count,
+                            unsigned maxBlocks, hipStream_t stream);
 
 struct HipApi {
   using Error = hipError_t;
@@ -100,6 +102,10 @@ struct HipApi {
   static Error launchDivide(void* x, size_t count, ElementType type, uint64_t divisor, unsigned maxBlocks,
                             Stream stream) {
     return hipLaunchDivide(x, count, type, divisor, maxBlocks, stream);
+  }
+  static Error launchConvert(void* dst, ElementType to, const void* src, ElementType from, size_t count,
+                             unsigned maxBlocks, Stream stream) {
+    return hipLaunchConvert(dst, to, src, from, count, maxBlocks, stream);
   }
 };
 

@@ -22,4 +22,11 @@ hipError_t hipLaunchDivide(void* x, size_t count, ElementType type, uint64_t div
   return hipGetLastError();
 }
 
+hipError_t hipLaunchConvert(void* dst, ElementType to, const void* src, ElementType from, size_t count,
+                            unsigned maxBlocks, hipStream_t stream) {
+  (void)hipGetLastError();
+  if (!gpu::launchConvert(dst, to, src, from, count, maxBlocks, stream)) return hipErrorInvalidValue;
+  return hipGetLastError();
+}
+
 }  // namespace hetccl

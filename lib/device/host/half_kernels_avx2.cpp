@@ -167,7 +167,57 @@ HETCCL_AVX2_F16C size_t reduceBlocks(uint16_t* dst, const uint16_t* a, const uin
   return 0;
 }
 
+// ---- Conversions for fp32 accumulation: elements in their own order ------------------------
+// Unlike the reductions, these store the floats, so lanes must hold elements in order: float16
+// through F16C (whose bits Float16Format documents), bfloat16 by zero-extending each element
+// and shifting it into a float's upper half, with toFloat's quieting of a signaling NaN.
+HETCCL_AVX2_F16C inline __m256 widenBfloat16Lanes(const uint16_t* p) {
+  const __m256i u = _mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))), 16);
+  const __m256i magnitude = _mm256_and_si256(u, _mm256_set1_epi32(0x7fffffff));
+  const __m256i isNaN = _mm256_cmpgt_epi32(magnitude, _mm256_set1_epi32(0x7f800000));
+  return _mm256_castsi256_ps(_mm256_or_si256(u, _mm256_and_si256(isNaN, _mm256_set1_epi32(0x00400000))));
+}
+
+template <bool kBfloat16>
+HETCCL_AVX2_F16C size_t widenBlocks(float* dst, const uint16_t* src, size_t count) {
+  const size_t whole = count - count % kHalfKernelBlock;
+  for (size_t i = 0; i < whole; i += 8) {
+    const __m256 f = kBfloat16 ? widenBfloat16Lanes(src + i)
+                               : _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i)));
+    _mm256_storeu_ps(dst + i, f);
+  }
+  return whole;
+}
+
+HETCCL_AVX2_F16C size_t narrowFloat16Blocks(uint16_t* dst, const float* src, size_t count) {
+  const size_t whole = count - count % kHalfKernelBlock;
+  for (size_t i = 0; i < whole; i += 8)
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i),
+                     _mm256_cvtps_ph(_mm256_loadu_ps(src + i), Float16Format::kNearestEven));
+  return whole;
+}
+
+HETCCL_AVX2_F16C size_t narrowBfloat16Blocks(uint16_t* dst, const float* src, size_t count) {
+  const size_t whole = count - count % kHalfKernelBlock;
+  for (size_t i = 0; i < whole; i += kHalfKernelBlock) {
+    const __m256i low = Bfloat16Format::roundLanes(_mm256_loadu_ps(src + i));
+    const __m256i high = Bfloat16Format::roundLanes(_mm256_loadu_ps(src + i + 8));
+    // packus interleaves the 128-bit lanes (low 0-3, high 0-3, low 4-7, high 4-7): put the
+    // 64-bit quarters back in element order.
+    const __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(low, high), 0xd8);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i), packed);
+  }
+  return whole;
+}
+
 }  // namespace
+
+size_t widenFloat16Avx2(float* dst, const uint16_t* src, size_t count) { return widenBlocks<false>(dst, src, count); }
+size_t widenBfloat16Avx2(float* dst, const uint16_t* src, size_t count) { return widenBlocks<true>(dst, src, count); }
+size_t narrowFloat16Avx2(uint16_t* dst, const float* src, size_t count) { return narrowFloat16Blocks(dst, src, count); }
+size_t narrowBfloat16Avx2(uint16_t* dst, const float* src, size_t count) {
+  return narrowBfloat16Blocks(dst, src, count);
+}
 
 size_t reduceFloat16Avx2(uint16_t* dst, const uint16_t* a, const uint16_t* b, size_t count, ReduceOp op) {
   return reduceBlocks<Float16Format>(dst, a, b, count, op);
@@ -189,6 +239,10 @@ size_t reduceFloat16Avx2(uint16_t*, const uint16_t*, const uint16_t*, size_t, Re
 size_t reduceBfloat16Avx2(uint16_t*, const uint16_t*, const uint16_t*, size_t, ReduceOp) { return 0; }
 size_t divideFloat16Avx2(uint16_t*, size_t, uint64_t) { return 0; }
 size_t divideBfloat16Avx2(uint16_t*, size_t, uint64_t) { return 0; }
+size_t widenFloat16Avx2(float*, const uint16_t*, size_t) { return 0; }
+size_t widenBfloat16Avx2(float*, const uint16_t*, size_t) { return 0; }
+size_t narrowFloat16Avx2(uint16_t*, const float*, size_t) { return 0; }
+size_t narrowBfloat16Avx2(uint16_t*, const float*, size_t) { return 0; }
 
 #endif
 

@@ -30,4 +30,11 @@ size_t reduceBfloat16Avx2(uint16_t* dst, const uint16_t* a, const uint16_t* b, s
 size_t divideFloat16Avx2(uint16_t* x, size_t count, uint64_t divisor);
 size_t divideBfloat16Avx2(uint16_t* x, size_t count, uint64_t divisor);
 
+// fp32 accumulation's conversions (Device::convertAsync) over the same whole blocks: widening
+// gives toFloat's bits (a NaN quieted, payload kept), narrowing toFloat16's / toBfloat16's.
+size_t widenFloat16Avx2(float* dst, const uint16_t* src, size_t count);
+size_t widenBfloat16Avx2(float* dst, const uint16_t* src, size_t count);
+size_t narrowFloat16Avx2(uint16_t* dst, const float* src, size_t count);
+size_t narrowBfloat16Avx2(uint16_t* dst, const float* src, size_t count);
+
 }  // namespace hetccl

@@ -236,6 +236,19 @@ Status HostDevice::divideAsync(void* dst, size_t count, ElementType type, uint64
   return Status::ok();
 }
 
+Status HostDevice::convertAsync(void* dst, ElementType to, const void* src, ElementType from, size_t count,
+                                StreamHandle handle) {
+  HETCCL_TRY(checkConvertArguments(dst, to, src, from, count));
+  HostStream* stream = nullptr;
+  HETCCL_TRY(findStream(handle, &stream));
+  if (count == 0) return Status::ok();
+  void *out = nullptr, *in = nullptr;
+  HETCCL_TRY(reach(dst, count * elementSize(to), &out));
+  HETCCL_TRY(reach(src, count * elementSize(from), &in));
+  stream->enqueue([=] { hostConvert(out, to, in, from, count); });
+  return Status::ok();
+}
+
 std::unique_ptr<Device> makeHostDevice(bool strict) { return std::make_unique<HostDevice>(strict); }
 
 }  // namespace hetccl

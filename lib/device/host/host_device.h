@@ -47,6 +47,8 @@ class HostDevice : public Device {
   Status reduceAsync(void* dst, const void* a, const void* b, size_t count, ElementType type, ReduceOp op,
                      StreamHandle stream) override;
   Status divideAsync(void* dst, size_t count, ElementType type, uint64_t divisor, StreamHandle stream) override;
+  Status convertAsync(void* dst, ElementType to, const void* src, ElementType from, size_t count,
+                      StreamHandle stream) override;
 
  private:
   using AllocationSet = std::unordered_set<void*>;

@@ -89,7 +89,56 @@ void divideHalf(void* dstBytes, size_t count, uint64_t divisor, HalfDivideKernel
   divideTyped<H>(dst + done, count - done, divisor);
 }
 
+// fp32 accumulation's conversions: the functors' own widening and rounding, element by element.
+template <class H>
+void widenTyped(float* dst, const H* src, size_t count) {
+  for (size_t i = 0; i < count; ++i) dst[i] = toFloat(src[i]);
+}
+template <class H>
+void narrowTyped(H* dst, const float* src, size_t count) {
+  for (size_t i = 0; i < count; ++i) dst[i] = fromFloat<H>(src[i]);
+}
+
+using HalfWidenKernel = size_t (*)(float*, const uint16_t*, size_t);
+using HalfNarrowKernel = size_t (*)(uint16_t*, const float*, size_t);
+
+template <class H>
+void convertHalf(void* dstBytes, ElementType to, const void* srcBytes, size_t count, HalfWidenKernel widen,
+                 HalfNarrowKernel narrow, bool vector) {
+  if (to == ElementType::Float32) {
+    float* dst = static_cast<float*>(dstBytes);
+    const H* src = static_cast<const H*>(srcBytes);
+    const size_t done = vector ? widen(dst, reinterpret_cast<const uint16_t*>(src), count) : 0;
+    widenTyped<H>(dst + done, src + done, count - done);
+  } else {
+    H* dst = static_cast<H*>(dstBytes);
+    const float* src = static_cast<const float*>(srcBytes);
+    const size_t done = vector ? narrow(reinterpret_cast<uint16_t*>(dst), src, count) : 0;
+    narrowTyped<H>(dst + done, src + done, count - done);
+  }
+}
+
+void convert(void* dst, ElementType to, const void* src, ElementType from, size_t count, bool vector) {
+  const ElementType narrow = to == ElementType::Float32 ? from : to;
+  if ((to == ElementType::Float32) == (from == ElementType::Float32)) return;
+  switch (narrow) {
+    case ElementType::Float16:
+      return convertHalf<Float16>(dst, to, src, count, widenFloat16Avx2, narrowFloat16Avx2, vector);
+    case ElementType::Bfloat16:
+      return convertHalf<Bfloat16>(dst, to, src, count, widenBfloat16Avx2, narrowBfloat16Avx2, vector);
+    default: return;
+  }
+}
+
 }  // namespace
+
+void hostConvert(void* dst, ElementType to, const void* src, ElementType from, size_t count) {
+  convert(dst, to, src, from, count, halfKernelsAvailable());
+}
+
+void hostConvertPortable(void* dst, ElementType to, const void* src, ElementType from, size_t count) {
+  convert(dst, to, src, from, count, false);
+}
 
 void hostReduce(void* dst, const void* a, const void* b, size_t count, ElementType type, ReduceOp op) {
   switch (type) {

@@ -19,9 +19,14 @@ void hostReduce(void* dst, const void* a, const void* b, size_t count, ElementTy
 // dst[i] = dst[i] / divisor with DivideOp's rounding. divisor must not be 0.
 void hostDivide(void* dst, size_t count, ElementType type, uint64_t divisor);
 
-// The same two through the portable loops alone, whatever the CPU: the reference the vector
+// dst[i] = src[i] converted: float16/bfloat16 to float32 or back (Device::convertAsync), through
+// the vector kernels where the CPU has them. A pair outside those does nothing.
+void hostConvert(void* dst, ElementType to, const void* src, ElementType from, size_t count);
+
+// The same three through the portable loops alone, whatever the CPU: the reference the vector
 // kernels are tested against and the baseline the benchmark measures them by.
 void hostReducePortable(void* dst, const void* a, const void* b, size_t count, ElementType type, ReduceOp op);
 void hostDividePortable(void* dst, size_t count, ElementType type, uint64_t divisor);
+void hostConvertPortable(void* dst, ElementType to, const void* src, ElementType from, size_t count);
 
 }  // namespace hetccl

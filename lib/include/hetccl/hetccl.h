@@ -103,15 +103,16 @@ typedef struct {
   int pipelineDepth;     /* chunks in flight per operation (HETCCL_PIPELINE_DEPTH) */
   const char* algorithm; /* "auto", "ring", ... (HETCCL_ALGO); NULL = undefined */
   /* Added later: a config of the first, shorter size leaves them undefined. */
-  int timeoutSeconds; /* an operation without progress this long fails; 0 = never (HETCCL_TIMEOUT) */
-  int checkCalls;     /* 1: ranks compare each collective call before it runs (HETCCL_CHECK_CALLS) */
-  int blocking;       /* 0: hetcclCommInitRank returns at once, see there; undefined or 1: blocks */
+  int timeoutSeconds;     /* an operation without progress this long fails; 0 = never (HETCCL_TIMEOUT) */
+  int checkCalls;         /* 1: ranks compare each collective call before it runs (HETCCL_CHECK_CALLS) */
+  int blocking;           /* 0: hetcclCommInitRank returns at once, see there; undefined or 1: blocks */
+  const char* accumulate; /* "native" or "float32": half-precision sums (HETCCL_ACCUMULATE); NULL = undefined */
 } hetcclConfig_t;
 #define HETCCL_CONFIG_MAGIC 0x48435431u
-#define HETCCL_CONFIG_INITIALIZER                                                                                \
-  {                                                                                                              \
-    sizeof(hetcclConfig_t), HETCCL_CONFIG_MAGIC, HETCCL_VERSION_CODE, HETCCL_CONFIG_UNDEF_INT,                   \
-        HETCCL_CONFIG_UNDEF_INT, NULL, HETCCL_CONFIG_UNDEF_INT, HETCCL_CONFIG_UNDEF_INT, HETCCL_CONFIG_UNDEF_INT \
+#define HETCCL_CONFIG_INITIALIZER                                                                                      \
+  {                                                                                                                    \
+    sizeof(hetcclConfig_t), HETCCL_CONFIG_MAGIC, HETCCL_VERSION_CODE, HETCCL_CONFIG_UNDEF_INT,                         \
+        HETCCL_CONFIG_UNDEF_INT, NULL, HETCCL_CONFIG_UNDEF_INT, HETCCL_CONFIG_UNDEF_INT, HETCCL_CONFIG_UNDEF_INT, NULL \
   }
 
 /* Library version as HETCCL_VERSION_CODE. */
