@@ -49,6 +49,7 @@ hetccl_apps::Json boundJson(const AllReduceBound& bound) {
 hetccl_apps::Json breakdownJson(const hetccl::CostBreakdown& b) {
   return hetccl_apps::Json{{"time_us", predicted(b.total * 1e6)},
                            {"island_steps_us", predicted(b.islandSteps * 1e6)},
+                           {"island_slices", b.islandSlices},
                            {"pipelines", b.pipelines},
                            {"depth", b.depth},
                            {"latency_us", predicted(b.latency * 1e6)},
@@ -129,6 +130,11 @@ void printExplanation(std::ostream& out, const std::vector<SizePrediction>& rows
         << format("max(%zu/%d x L, L + %zu x B); L %.1f (in islands %.1f, across %.1f), B %.1f (%s)\n", b.pipelines,
                   b.depth, b.pipelines ? b.pipelines - 1 : 0, b.latency * 1e6, b.latencyInIsland * 1e6,
                   b.latencyAcross * 1e6, b.busiest * 1e6, b.busiestResource);
+    if (b.islandSlices > 1)
+      out << format(
+          "# %13s in %d island slices: each island reduce-scatter %.1f, exchange %.1f, all-gather %.1f us, "
+          "overlapped (island_slices.h)\n",
+          "", b.islandSlices, b.islandBefore * 1e6, b.sliceExchange * 1e6, b.islandAfter * 1e6);
     if (row.hasBound)
       out << format("# %13s bound: %.1f us = island %.1f + cross %.1f + reduce %.1f + latency %.1f; overlapped %.1f\n",
                     "", row.bound.total * 1e6, row.bound.island * 1e6, row.bound.cross * 1e6, row.bound.reduce * 1e6,

@@ -55,7 +55,7 @@ std::vector<SizePrediction> predictSweep(const hetccl::TopologyView& topology, c
           ranked.push_back({algorithm, priced.reduce.chunkBytes, priced.predictedSeconds});
         }
       const hetccl::AccumulatedChoice picked = tuner.chooseAccumulated(request, elementSize);
-      row.pick = {picked.algorithm, picked.reduce.chunkBytes, picked.predictedSeconds};
+      row.pick = {picked.algorithm, picked.reduce.chunkBytes, picked.predictedSeconds, picked.reduce.islandSlices};
       explained = hetccl::accumulationReduceRequest(request, picked.split);
       explainedSize = sizeof(float);
     } else {
@@ -74,6 +74,7 @@ std::vector<SizePrediction> predictSweep(const hetccl::TopologyView& topology, c
       row.algorithms.push_back(prediction);
     }
     row.pickBusBandwidth = bytes / row.pick.predictedSeconds * factor;
+    explained.islandSlices = row.pick.islandSlices;
     row.pickBreakdown = hetccl::explainSeconds(
         hetccl::CostQuery{row.pick.algorithm, explained, explainedSize, row.pick.chunkBytes, tuning.pipelineDepth},
         costs);

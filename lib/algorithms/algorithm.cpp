@@ -1,5 +1,7 @@
 #include "algorithms/algorithm.h"
 
+#include "algorithms/island_slices.h"
+
 namespace hetccl {
 
 // Each row's writer is defined in its algorithm's file.
@@ -52,6 +54,8 @@ bool algorithmApplies(Algorithm algorithm, Collective collective, const Topology
 }
 
 RankPlan buildPlan(Algorithm algorithm, const PlanRequest& request, int rank) {
+  if (request.islandSlices > 1 && slicesIslandSteps(algorithm, request))
+    return buildSlicedPlan(algorithm, request, rank);
   return descriptorOf(algorithm).writer->plan(request, rank);
 }
 

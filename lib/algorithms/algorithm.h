@@ -58,7 +58,8 @@ const AlgorithmDescriptor& descriptorOf(Algorithm algorithm);
 // Whether `algorithm` can run `collective` on `topology`; if not, *reason says why.
 bool algorithmApplies(Algorithm algorithm, Collective collective, const TopologyView& topology, std::string* reason);
 
-// The plan of `rank`.  The algorithm must apply (see algorithmApplies).
+// The plan of `rank`.  The algorithm must apply (see algorithmApplies).  A request with island
+// slices is cut into them where the algorithm can be (island_slices.h), else built whole.
 RankPlan buildPlan(Algorithm algorithm, const PlanRequest& request, int rank);
 
 }  // namespace hetccl

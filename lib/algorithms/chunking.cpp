@@ -23,7 +23,9 @@ size_t pipelineCount(const RankPlan& plan, const PlanPhase& phase, size_t chunkE
 PlanPhase phaseAt(const RankPlan& plan, size_t firstStep) {
   PlanPhase phase{firstStep, firstStep + 1, isIslandStep(plan.steps[firstStep])};
   if (phase.island) return phase;
-  while (phase.endStep < plan.steps.size() && !isIslandStep(plan.steps[phase.endStep])) ++phase.endStep;
+  while (phase.endStep < plan.steps.size() && !isIslandStep(plan.steps[phase.endStep]) &&
+         !plan.steps[phase.endStep].startsPhase)
+    ++phase.endStep;
   return phase;
 }
 

@@ -18,7 +18,13 @@ namespace hetccl {
 // steps and one that has none line up exactly as between two pipelined ranks.  Pipeline slots
 // reuse their tags in every phase, so this relies on an invariant today's plans keep: all of
 // a rank's messages to one peer lie in one pipelined phase (island plans send across islands
-// only between their island steps).
+// only between their island steps; a plan cut into island slices starts a phase at each
+// slice's cross-island steps on every rank: Step::startsPhase).
+//
+// Island steps run on the executor's island stream when it has one (runtime/executor.h): the
+// steps after one go on while it runs, up to the first phase whose memory meets its own, which
+// waits for it.  Their order on the island stream is the plan's, so every member still calls
+// the vendor library in the same order.
 struct PlanPhase {
   size_t firstStep = 0, endStep = 0;
   bool island = false;

@@ -1,6 +1,7 @@
 #include "algorithms/cost_model.h"
 
 #include "algorithms/cost_shape.h"
+#include "algorithms/island_slices.h"
 
 #include <algorithm>
 #include <cmath>
@@ -283,7 +284,40 @@ double predictSeconds(const CostQuery& query, const CostParameters& parameters) 
   return explainSeconds(query, parameters).total;
 }
 
+double slicedTimeline(int slices, double before, double exchange, double after) {
+  double executor = 0, island = 0;  // when each is free
+  std::vector<double> reduceScattered(static_cast<size_t>(slices), 0.0);
+  auto queue = [&](double seconds) { return island = std::max(island, executor) + seconds; };
+  reduceScattered[0] = queue(before);
+  if (slices > 1) reduceScattered[1] = queue(before);
+  for (int r = 0; r < slices; ++r) {
+    executor = std::max(executor, reduceScattered[r]) + exchange;
+    queue(after);
+    if (r + 2 < slices) reduceScattered[r + 2] = queue(before);
+  }
+  return std::max(executor, island);
+}
+
+namespace {
+
+// A sliced plan: one slice (the largest) priced whole, its parts laid on the timeline.
+CostBreakdown explainSliced(const CostQuery& query, const CostParameters& parameters) {
+  CostQuery slice = query;
+  slice.request = sliceRequest(query.request, 0);
+  CostBreakdown breakdown = explainSeconds(slice, parameters);
+  const int slices = query.request.islandSlices;
+  breakdown.islandSlices = slices;
+  breakdown.sliceExchange = breakdown.total - breakdown.islandSteps;
+  breakdown.islandSteps *= slices;
+  breakdown.total = slicedTimeline(slices, breakdown.islandBefore, breakdown.sliceExchange, breakdown.islandAfter);
+  return breakdown;
+}
+
+}  // namespace
+
 CostBreakdown explainSeconds(const CostQuery& query, const CostParameters& parameters) {
+  if (query.request.islandSlices > 1 && slicesIslandSteps(query.algorithm, query.request))
+    return explainSliced(query, parameters);
   static const char* const kResourceNames[5] = {"egress intra", "egress inter", "ingress intra", "ingress inter",
                                                 "device"};
   CostBreakdown breakdown;
@@ -293,9 +327,16 @@ CostBreakdown explainSeconds(const CostQuery& query, const CostParameters& param
   // Island collectives run whole, outside the pipelines: the slowest island's add up.
   double islandTime = 0;
   for (const PlanSummary::Rank& rank : summary->ranks) {
-    double mine = 0;
-    for (const CostOp& op : rank.shape.islandOps) mine += islandSeconds(op, query.elementSize, parameters);
+    double mine = 0, before = 0;
+    for (const CostOp& op : rank.shape.islandOps) {
+      const double seconds = islandSeconds(op, query.elementSize, parameters);
+      mine += seconds;
+      // An island all-reduce reduces before its exchange and gathers or broadcasts after it.
+      if (op.kind == OpKind::IslandReduceScatter || op.kind == OpKind::IslandReduce) before += seconds;
+    }
     islandTime = std::max(islandTime, mine);
+    breakdown.islandBefore = std::max(breakdown.islandBefore, before);
+    breakdown.islandAfter = std::max(breakdown.islandAfter, mine - before);
   }
   size_t pipelines = 0;
   for (const PlanSummary::Rank& rank : summary->ranks)

@@ -54,7 +54,12 @@ double predictSeconds(const CostQuery& query, const CostParameters& parameters);
 // islandSteps + max(ceil(pipelines / depth) * latency, latency + (pipelines - 1) * busiest).
 struct CostBreakdown {
   double total = 0;
-  double islandSteps = 0;                         // vendor-library island collectives, run whole
+  double islandSteps = 0;  // vendor-library island collectives, run whole
+  // Island slices (island_slices.h): the island steps before and after one slice's exchange,
+  // the exchange itself (its own breakdown's pipelined part), and how many slices; total is
+  // then the timeline of the island stream beside the executor's phases, not the sum.
+  int islandSlices = 1;
+  double islandBefore = 0, islandAfter = 0, sliceExchange = 0;
   double latency = 0;                             // one pipeline through every step (L)
   double latencyInIsland = 0, latencyAcross = 0;  // L split: steps with no / some cross-island op
   double busiest = 0;                             // the busiest resource per pipeline (B)
@@ -63,5 +68,11 @@ struct CostBreakdown {
   int depth = 0;
 };
 CostBreakdown explainSeconds(const CostQuery& query, const CostParameters& parameters);
+
+// The time of `slices` slices whose island steps take `before` and `after` and whose
+// exchange takes `exchange`, interleaved as island_slices.h writes them: the island stream
+// runs the island steps in plan order, each once the executor has queued it, and each
+// exchange starts when the executor is free and its slice's reduce-scatter has ended.
+double slicedTimeline(int slices, double before, double exchange, double after);
 
 }  // namespace hetccl

@@ -77,6 +77,11 @@ ReductionOperands<T> reductionOperands(const Op& op, T held, T arrived) {
 // that another operation of the same step reads or writes (the verifier checks this).
 struct Step {
   std::vector<Op> ops;
+  // The executor starts a new pipelined phase here even after an ordinary step (chunking.h):
+  // a plan cut into island slices (island_slices.h) runs each slice's cross-island steps as a
+  // phase of their own on every rank, so that chunk m of a phase means the same elements at
+  // both ends of every message.
+  bool startsPhase = false;
 };
 // Whether a step is an island-collective step (its ops are island collectives).
 bool isIslandStep(const Step& step);
@@ -107,6 +112,10 @@ struct PlanRequest {
   // false keeps hetccl's own island algorithms everywhere (floating-point max/min, whose NaN
   // and signed-zero rules the vendor libraries do not promise).
   bool vendorIslandSteps = true;
+  // The hierarchical all-reduces' island slices (island_slices.h): the buffer is cut into this
+  // many slices, each all-reduced by its own island steps and cross-island phase, so that the
+  // vendor library's island steps of one slice overlap the network phase of another.  1: whole.
+  int islandSlices = 1;
 };
 
 struct RankPlan {

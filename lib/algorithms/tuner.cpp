@@ -1,6 +1,7 @@
 #include "algorithms/tuner.h"
 
 #include "algorithms/accumulation.h"
+#include "algorithms/island_slices.h"
 
 namespace hetccl {
 
@@ -38,22 +39,38 @@ std::vector<Algorithm> Tuner::candidates(Collective collective) const {
   return result;
 }
 
+// The slice counts worth pricing for `query`: 1 where the plan cannot be sliced, the forced
+// count where HETCCL_ISLAND_SLICES sets one, else powers of two up to kMaxIslandSlices.
+std::vector<int> Tuner::sliceCandidates(const CostQuery& query) const {
+  if (!slicesIslandSteps(query.algorithm, query.request)) return {1};
+  if (settings_.islandSlices > 0) return {usableIslandSlices(query.request, settings_.islandSlices)};
+  std::vector<int> counts;
+  for (int slices = 1; slices <= kMaxIslandSlices; slices *= 2) {
+    const int usable = usableIslandSlices(query.request, slices);
+    if (counts.empty() || usable != counts.back()) counts.push_back(usable);
+  }
+  return counts;
+}
+
 TuningChoice Tuner::best(Algorithm algorithm, const PlanRequest& request, size_t elementSize) const {
-  TuningChoice choice{algorithm, settings_.chunkBytes, 0};
+  TuningChoice choice{algorithm, settings_.chunkBytes, -1};
   CostQuery query{algorithm, request, elementSize, settings_.chunkBytes, settings_.pipelineDepth};
   query.request.topology = &topology_;
-  if (settings_.chunkBytesSet) {
-    choice.predictedSeconds = predictSeconds(query, costs_);
-    return choice;
-  }
-  choice.predictedSeconds = -1;
-  for (size_t chunk : kChunkCandidates) {
-    query.chunkBytes = chunk;
-    double seconds = predictSeconds(query, costs_);
-    // Ties (small messages, where the chunk size does not matter) go to the smaller chunk.
-    if (choice.predictedSeconds < 0 || seconds < choice.predictedSeconds * (1 - 1e-9)) {
-      choice.predictedSeconds = seconds;
-      choice.chunkBytes = chunk;
+  // Slices outside, chunks inside: the cost model keeps the last few plans' summaries, and one
+  // slice count is one plan for every chunk size.
+  for (int slices : sliceCandidates(query)) {
+    query.request.islandSlices = slices;
+    for (size_t chunk : kChunkCandidates) {
+      query.chunkBytes = settings_.chunkBytesSet ? settings_.chunkBytes : chunk;
+      double seconds = predictSeconds(query, costs_);
+      // Ties (small messages, where the chunk size does not matter) go to the smaller chunk and
+      // the fewer slices.
+      if (choice.predictedSeconds < 0 || seconds < choice.predictedSeconds * (1 - 1e-9)) {
+        choice.predictedSeconds = seconds;
+        choice.chunkBytes = query.chunkBytes;
+        choice.islandSlices = slices;
+      }
+      if (settings_.chunkBytesSet) break;
     }
   }
   return choice;

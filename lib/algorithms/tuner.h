@@ -24,12 +24,14 @@ struct TunerSettings {
   size_t chunkBytes = size_t{1} << 20;
   bool chunkBytesSet = false;  // set by the user: kept instead of tuned
   int pipelineDepth = 4;
+  int islandSlices = 0;  // HETCCL_ISLAND_SLICES: 0 = tuned, 1 = island steps whole
 };
 
 struct TuningChoice {
   Algorithm algorithm = Algorithm::Ring;
   size_t chunkBytes = 0;
   double predictedSeconds = 0;
+  int islandSlices = 1;  // PlanRequest::islandSlices for the plan (island_slices.h)
 };
 
 // An fp32-accumulated all-reduce or reduce-scatter (algorithms/accumulation.h): one algorithm
@@ -66,6 +68,7 @@ class Tuner {
   using RequestKey = std::tuple<int, size_t, size_t, int, bool, bool, bool>;
   static RequestKey keyOf(const PlanRequest& request, size_t elementSize);
   TuningChoice best(Algorithm algorithm, const PlanRequest& request, size_t elementSize) const;
+  std::vector<int> sliceCandidates(const CostQuery& query) const;
   std::vector<Algorithm> candidates(Collective collective) const;
 
   TopologyView topology_;

@@ -93,6 +93,9 @@ std::vector<SettingSpec> buildTable() {
                        "the vendor library for island collectives and the native path: auto = NCCL for CUDA, "
                        "RCCL for HIP, none for host devices"),
                  "`auto` (default), `off`, a library name or path"),
+      rangeEntry(Id::IslandSlices, "HETCCL_ISLAND_SLICES", K::Integer, 0, 16, "0",
+                 "slices a hierarchical all-reduce is cut into so that the island library's steps overlap the "
+                 "cross-island exchange; 0 = the tuner's choice, 1 = island steps whole"),
       enumEntry(
           Id::Staging, "HETCCL_STAGING",
           {choice("auto", StagingMode::Auto), choice("force", StagingMode::Force), choice("off", StagingMode::Off)},

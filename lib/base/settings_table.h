@@ -21,6 +21,7 @@ enum class SettingId : int {
   ChunkBytes,
   PipelineDepth,
   IslandLibrary,
+  IslandSlices,
   Staging,
   GpuAwareMpi,
   IslandScope,

@@ -31,6 +31,7 @@ std::shared_ptr<const AccumulatedPlans> buildAccumulatedPlans(Tuner& tuner, cons
   plans->bufferCount = accumulationBufferCount(request, plans->choice.split);
   PlanRequest reduce = accumulationReduceRequest(request, plans->choice.split);
   reduce.vendorIslandSteps = vendorReducesAsHetccl(ElementType::Float32, ReduceOp::Sum);
+  reduce.islandSlices = plans->choice.reduce.islandSlices;
   plans->reduce = std::make_shared<RankPlan>(buildPlan(plans->choice.algorithm, reduce, rank));
   bool islandSteps = false;
   for (const Step& step : plans->reduce->steps) islandSteps = islandSteps || isIslandStep(step);

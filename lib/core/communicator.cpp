@@ -73,14 +73,16 @@ Status build(std::unique_ptr<Bootstrap> members, const Settings& settings, hetcc
   }
   if (status.isOk() && device->hasInlineStreams() && settings.inlineBytes > 0)
     status = device->createInlineStream(&comm->inlineStream);
+  if (status.isOk() && c.islandLibrary) status = device->createStream(&comm->islandStream);
   if (!status.isOk()) {
     comm->control.reset();
     if (comm->stream) (void)device->destroyStream(comm->stream);
+    if (comm->inlineStream) (void)device->destroyStream(comm->inlineStream);
     abandon(c);
     return status;
   }
   comm->executor = std::make_unique<Executor>(*device, *c.transport, comm->stream);
-  comm->executor->setIslandCollectives(c.islandLibrary.get());
+  comm->executor->setIslandCollectives(c.islandLibrary.get(), comm->islandStream);
   comm->executor->setAbortFlag(&comm->engine->abortRequested());
   hetcclComm* self = comm;
   auto remoteFailure = [self] { return self->control->poll(self->runningCollective.load(std::memory_order_relaxed)); };
@@ -207,11 +209,13 @@ Status destroyCommunicator(hetcclComm* comm, bool abort) {
   // hetccl's stream, and they touch the scratch and staging memory freed below (the vendor
   // library, whose kernels could wait for peers, was aborted first).
   (void)comm->device->synchronizeStream(comm->stream);
+  if (comm->islandStream) (void)comm->device->synchronizeStream(comm->islandStream);
   // Freed now, or kept for the process's life when late messages may still land (retirement.h).
   retire(CommunicatorRemains{std::move(comm->executor), std::move(comm->inlineExecutor), std::move(c.transport),
                              std::move(comm->scratch), std::move(comm->control), std::move(comm->members)});
   if (comm->stream) (void)comm->device->destroyStream(comm->stream);
   if (comm->inlineStream) (void)comm->device->destroyStream(comm->inlineStream);
+  if (comm->islandStream) (void)comm->device->destroyStream(comm->islandStream);
   delete comm;
   return Status::ok();
 }

@@ -73,6 +73,9 @@ struct hetcclComm {
   // The inline path's (dispatch.h): on a stream that runs work on the calling thread; null
   // when the device has no such streams or HETCCL_INLINE_BYTES=0.
   hetccl::StreamHandle inlineStream = nullptr;
+  // Where the executor runs the island library's steps, beside `stream`, so that they overlap
+  // the cross-island phase (algorithms/island_slices.h); null without an island library.
+  hetccl::StreamHandle islandStream = nullptr;
   std::unique_ptr<hetccl::Executor> inlineExecutor;
   std::unique_ptr<hetccl::DeviceBuffer> scratch;  // the plans' scratch buffer, made with the executor
   std::unique_ptr<hetccl::ProgressEngine> engine;

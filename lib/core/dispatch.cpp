@@ -212,13 +212,15 @@ const CachedPlan& collectivePlan(hetcclComm& comm, const CollectiveCall& call, b
 
   CachedPlan built;
   built.choice = comm.setup.tuner.choose(request, elementBytes);
-  auto plan = std::make_shared<RankPlan>(buildPlan(built.choice.algorithm, request, comm.rank));
+  PlanRequest tuned = request;
+  tuned.islandSlices = built.choice.islandSlices;
+  auto plan = std::make_shared<RankPlan>(buildPlan(built.choice.algorithm, tuned, comm.rank));
   built.label = plan->algorithm;
   if (hasIslandSteps(*plan)) built.label += "+" + comm.setup.islandLibrary->shortName();
-  HETCCL_TRACE("%s count %zu %s %s root %d: %s, chunk %zu, predicted %.1f us: %s", collectiveName(call.collective),
-               call.count, elementTypeName(call.type), reduceOpName(call.op), call.root,
-               algorithmName(built.choice.algorithm), built.choice.chunkBytes, built.choice.predictedSeconds * 1e6,
-               describePlan(*plan).c_str());
+  HETCCL_TRACE("%s count %zu %s %s root %d: %s, chunk %zu, island slices %d, predicted %.1f us: %s",
+               collectiveName(call.collective), call.count, elementTypeName(call.type), reduceOpName(call.op),
+               call.root, algorithmName(built.choice.algorithm), built.choice.chunkBytes, built.choice.islandSlices,
+               built.choice.predictedSeconds * 1e6, describePlan(*plan).c_str());
   built.plan = std::move(plan);
   return comm.plans.insert(request, elementBytes, std::move(built));
 }

@@ -95,6 +95,7 @@ TunerSettings tunerSettings(const Settings& settings) {
   tuning.chunkBytes = settings.chunkBytes;
   tuning.chunkBytesSet = settings.chunkBytesSet();
   tuning.pipelineDepth = settings.pipelineDepth;
+  tuning.islandSlices = settings.islandSlices;
   return tuning;
 }
 

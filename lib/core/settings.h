@@ -48,6 +48,7 @@ struct SettingValues {
   size_t chunkBytes{};                 // HETCCL_CHUNK_BYTES
   int pipelineDepth{};                 // HETCCL_PIPELINE_DEPTH
   IslandLibraryChoice islandLibrary;   // HETCCL_ISLAND_LIBRARY
+  int islandSlices{};                  // HETCCL_ISLAND_SLICES (0: tuned)
   StagingMode staging{};               // HETCCL_STAGING
   GpuAwareMpiOverride gpuAwareMpi{};   // HETCCL_GPU_AWARE_MPI; Detect: ask the bootstrap (core/bootstrap_mpi.cpp)
   IslandScope islandScope{};           // HETCCL_ISLAND_SCOPE

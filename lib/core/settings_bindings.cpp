@@ -155,6 +155,7 @@ std::vector<SettingBinding> buildBindings() {
       bind<&V::chunkBytes>(Id::ChunkBytes, numberField("chunkBytes", &C::chunkBytes), "tuned per operation"),
       bind<&V::pipelineDepth>(Id::PipelineDepth, numberField("pipelineDepth", &C::pipelineDepth)),
       bind<&V::islandLibrary>(Id::IslandLibrary),
+      bind<&V::islandSlices>(Id::IslandSlices, ConfigField{}, "tuned per operation"),
       bind<&V::staging>(Id::Staging),
       bind<&V::gpuAwareMpi>(Id::GpuAwareMpi),
       bind<&V::islandScope>(Id::IslandScope),

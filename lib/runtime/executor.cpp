@@ -60,21 +60,25 @@ Status Executor::run(const RankPlan& plan, const PlanBuffers& buffers, ElementTy
   pipelineDepth_ = std::clamp(settings.pipelineDepth, 1, kMaxPipelineDepth);
   tag_ = tagBase;
   timeoutSeconds_ = settings.timeoutSeconds;
+  islandInFlight_.clear();
+  islandStreamJoined_ = false;
   // Phase by phase, without building their list (one allocation less per small operation).
   for (size_t first = 0; first < plan.steps.size();) {
     const PlanPhase phase = phaseAt(plan, first);
     first = phase.endStep;
-    if (phase.island) {
-      HETCCL_TRY(runIslandStep(plan.steps[phase.firstStep]));
-    } else if (Status failed = runPipelined(plan, phase); !failed.isOk()) {
+    Status failed = phase.island ? runIslandStep(plan.steps[phase.firstStep]) : waitForIslandSteps(plan, phase);
+    if (failed.isOk() && !phase.island) failed = runPipelined(plan, phase);
+    if (!failed.isOk()) {
       // Copies and reductions of the stopped phase may still be queued, writing into the
       // caller's buffers: they end before the failure lets the caller's streams run on, or they
       // land in memory the caller has freed meanwhile.  (They wait for no peer, unlike a vendor
-      // library's kernels, which only an abort of the library ends: core/communicator.cpp.)
+      // library's kernels, which only an abort of the library ends: core/communicator.cpp; so
+      // the island stream is not waited for here.)
       (void)device_.synchronizeStream(stream_);
       return failed;
     }
   }
+  HETCCL_TRY(drainIslandStream());
   return device_.synchronizeStream(stream_);
 }
 
@@ -88,13 +92,69 @@ Status Executor::copy(void* dst, const void* src, size_t bytes) {
   return device_.synchronizeStream(stream_);
 }
 
-// The vendor library's calls, in plan order; the next phase's sends read what they wrote, so
-// the stream is drained before it starts.
+// The vendor library's calls, in plan order.  Without an island stream the next phase's sends
+// read what they wrote, so the stream is drained before it starts; with one, the step is left
+// running and the phases that need it wait (waitForIslandSteps).
 Status Executor::runIslandStep(const Step& step) {
   if (!island_)
     return HETCCL_STATUS(Code::InternalError, "a plan has island-collective steps but the rank has no island library");
-  for (const Op& op : step.ops) HETCCL_TRY(island_->enqueue(op, address(op.src), address(op.dst), type_, op_, stream_));
-  return device_.synchronizeStream(stream_);
+  if (!islandStream_) {
+    for (const Op& op : step.ops)
+      HETCCL_TRY(island_->enqueue(op, address(op.src), address(op.dst), type_, op_, stream_));
+    return device_.synchronizeStream(stream_);
+  }
+  if (!islandStreamJoined_) {
+    // What this run's stream was given before the plan (the caller's ordering) comes first.
+    std::unique_ptr<DeviceEvent> before;
+    HETCCL_TRY(device_.recordEvent(stream_, &before));
+    HETCCL_TRY(device_.streamWaitEvent(islandStream_, *before));
+    islandStreamJoined_ = true;
+  }
+  IslandStepInFlight inFlight;
+  for (const Op& op : step.ops) {
+    HETCCL_TRY(island_->enqueue(op, address(op.src), address(op.dst), type_, op_, islandStream_));
+    for (const Region* region : {&op.src, &op.dst})
+      if (region->count > 0)
+        inFlight.memory.emplace_back(address(*region), address(*region) + region->count * elementSize_);
+  }
+  HETCCL_TRY(device_.recordEvent(islandStream_, &inFlight.done));
+  islandInFlight_.push_back(std::move(inFlight));
+  return Status::ok();
+}
+
+Status Executor::waitForIslandSteps(const RankPlan& plan, const PlanPhase& phase) {
+  if (islandInFlight_.empty()) return Status::ok();
+  auto meets = [](const IslandStepInFlight& island, const char* begin, const char* end) {
+    for (const auto& [from, to] : island.memory)
+      if (begin < to && from < end) return true;
+    return false;
+  };
+  // The newest step in flight that the phase meets (one past it; 0: none): the island stream
+  // runs in order, so its end is the end of every older one too.
+  size_t newestMet = 0;
+  for (size_t s = phase.firstStep; s < phase.endStep && newestMet < islandInFlight_.size(); ++s)
+    for (const Op& op : plan.steps[s].ops)
+      for (const Region* region : {&op.src, &op.dst}) {
+        if (region->count == 0) continue;
+        const char* begin = address(*region);
+        const char* end = begin + region->count * elementSize_;
+        for (size_t i = islandInFlight_.size(); i > newestMet; --i)
+          if (meets(islandInFlight_[i - 1], begin, end)) {
+            newestMet = i;
+            break;
+          }
+      }
+  if (newestMet == 0) return Status::ok();
+  HETCCL_TRY(islandInFlight_[newestMet - 1].done->synchronize());
+  islandInFlight_.erase(islandInFlight_.begin(), islandInFlight_.begin() + static_cast<long>(newestMet));
+  return Status::ok();
+}
+
+Status Executor::drainIslandStream() {
+  if (!islandStreamJoined_) return Status::ok();
+  islandInFlight_.clear();
+  islandStreamJoined_ = false;
+  return device_.synchronizeStream(islandStream_);
 }
 
 Status Executor::runPipelined(const RankPlan& plan, const PlanPhase& phase) {

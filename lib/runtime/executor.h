@@ -42,8 +42,13 @@ class Executor {
   Executor& operator=(const Executor&) = delete;
 
   // Where the plan's island-collective steps go; nullptr when the rank's island has no
-  // vendor library (its plans then hold no such steps).
-  void setIslandCollectives(IslandCollectives* island) { island_ = island; }
+  // vendor library (its plans then hold no such steps).  With `islandStream` they run there,
+  // overlapping the plan's later steps up to the first phase whose memory meets theirs
+  // (chunking.h); without it each runs whole on the executor's stream before the next phase.
+  void setIslandCollectives(IslandCollectives* island, StreamHandle islandStream = nullptr) {
+    island_ = island;
+    islandStream_ = islandStream;
+  }
   // Polled between steps: once true, run() gives up (the communicator is being aborted).
   void setAbortFlag(const std::atomic<bool>* abort) { abort_ = abort; }
   // Asked while a run waits without progress (never on its fast path): an error ends the run
@@ -67,8 +72,17 @@ class Executor {
 
  private:
   struct Slot;
+  // An island step queued on the island stream: the memory it reads and writes, and its end.
+  struct IslandStepInFlight {
+    std::vector<std::pair<const char*, const char*>> memory;  // [begin, end) byte ranges
+    std::unique_ptr<DeviceEvent> done;
+  };
   Status runPipelined(const RankPlan& plan, const PlanPhase& phase);
   Status runIslandStep(const Step& step);
+  // Waits for the island steps in flight whose memory the ordinary `phase` touches.
+  Status waitForIslandSteps(const RankPlan& plan, const PlanPhase& phase);
+  // Waits for every island step in flight (the end of a run, or its failure).
+  Status drainIslandStream();
   // Where `region` of the run's buffers starts.
   char* address(const Region& region) const;
   Status startStep(Slot& slot, const RankPlan& plan);
@@ -80,6 +94,9 @@ class Executor {
   Transport& transport_;
   StreamHandle stream_;
   IslandCollectives* island_ = nullptr;
+  StreamHandle islandStream_ = nullptr;
+  std::vector<IslandStepInFlight> islandInFlight_;  // this run's, oldest first
+  bool islandStreamJoined_ = false;                 // the island stream has waited for stream_
   const std::atomic<bool>* abort_ = nullptr;
   std::function<Status()> interruptCheck_;
   DeviceBuffer staging_;     // where RecvReduce chunks land before they are folded in

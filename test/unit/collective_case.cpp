@@ -19,6 +19,7 @@ std::string CollectiveCase::describe() const {
   text << "; library";
   for (bool library : islandLibrary) text << " " << library;
   if (!vendorIslandSteps) text << ", unused for this reduction";
+  if (islandSlices > 1) text << "; " << islandSlices << " island slices";
   text << ") count " << shape.count << " root " << shape.root << (inPlace ? " in-place " : " out-of-place ")
        << reduceOpName(shape.op) << " " << elementTypeName(type) << " chunk " << chunkElements << " depth "
        << pipelineDepth << " over " << links.describe();
@@ -49,6 +50,7 @@ Status runCollectiveOnRank(const CollectiveCase& c, const TopologyView& topology
   request.average = shape.op == ReduceOp::Avg;
   request.topology = &topology;
   request.vendorIslandSteps = c.vendorIslandSteps;
+  request.islandSlices = c.islandSlices;
   const RankPlan plan = buildPlan(c.algorithm, request, rank);
 
   // The API's layouts: in place, input and output are views of one allocation (the output's

@@ -20,6 +20,7 @@ struct CollectiveCase {
   std::vector<int> islandIds;       // per rank; its size is the rank count
   std::vector<bool> islandLibrary;  // per island: its island steps go to island collectives
   bool vendorIslandSteps = true;    // PlanRequest's: false keeps hetccl's own island algorithms
+  int islandSlices = 1;             // PlanRequest's (algorithms/island_slices.h)
   bool inPlace = false;
   ElementType type = ElementType::Int32;
   size_t chunkElements = 1 << 20;

@@ -108,6 +108,7 @@ TEST(ExecutorLoopback, EveryPlanOnOneToEightRanksMatchesTheDirectComputation) {
                                     ? vary.pick(delegationsFor(topology.islandCount()))
                                     : std::vector<bool>{};
               c.vendorIslandSteps = vary.pick<bool>({true, true, false});
+              c.islandSlices = vary.pick<int>({1, 1, 2, 3});
               c.inPlace = inPlace;
               c.type = vary.pick<ElementType>({ElementType::Int32, ElementType::Float32});
               c.chunkElements = vary.pick<size_t>({1, 2, 3, 5, 16, size_t{1} << 20});
@@ -171,6 +172,7 @@ TEST(ExecutorLoopback, TinyChunksInDeepPipelines) {
                      collective == Collective::AllReduce ? ReduceOp::Avg : ReduceOp::Sum};
           c.islandIds = layout->islandIds;
           c.islandLibrary = layout->islandLibrary;
+          c.islandSlices = 1 + cases % 3;
           c.inPlace = cases % 2 == 1;
           c.type = cases % 3 == 0 ? ElementType::Float32 : ElementType::Int32;
           c.chunkElements = chunk;

@@ -284,6 +284,7 @@ const std::vector<VariableCase>& variableCases() {
        {"1", "7", "64"},
        {"abc", "4294967297", "0", "65", "-1", "4x"},
        "an integer from 1 to 64"},
+      {"HETCCL_ISLAND_SLICES", {"0", "1", "16"}, {"-1", "17", "auto"}, "an integer from 0 to 16"},
       {"HETCCL_STAGING", {"auto", "force", "OFF"}, {"on", "yes"}, "auto, force or off"},
       {"HETCCL_GPU_AWARE_MPI", {"detect", "0", "1"}, {"yes", "2"}, "detect, 0 or 1"},
       {"HETCCL_ISLAND_SCOPE", {"node", "JOB"}, {"world"}, "node or job"},

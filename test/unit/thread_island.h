@@ -4,8 +4,9 @@
 // work wrote), meets the others at a barrier, computes its own result from every member's
 // source into private memory, meets them again (nobody still reads a source that a
 // destination overlaps, as in the in-place forms), and then writes its destination.
-// Synchronous where a vendor library is asynchronous: the executor drains the stream after an
-// island step anyway, so the plan cannot tell.
+// Synchronous where a vendor library is asynchronous: the plan cannot tell (the executor
+// waits for an island step before any later phase that touches its memory; the asynchronous
+// case is the MPI tests' with hetccl's NCCL drop-in as the island library).
 #pragma once
 
 #include <condition_variable>

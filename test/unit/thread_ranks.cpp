@@ -139,20 +139,28 @@ Status runBody(const ThreadJob& job, const TopologyView& topology, JobState& sta
                StreamHandle stream, const std::function<Status(RankContext&)>& body) {
   std::unique_ptr<Transport> transport;
   HETCCL_TRY(buildTransport(job, topology, state, rank, device, &transport));
-  Executor executor(device, *transport, stream);
   const int island = topology.islandOf[rank];
-  std::unique_ptr<ThreadIslandCollectives> islandCollectives;
-  if (state.islands[island]) {
-    islandCollectives =
-        std::make_unique<ThreadIslandCollectives>(state.islands[island], topology.indexInIsland[rank], device);
-    executor.setIslandCollectives(islandCollectives.get());
-  }
-  RankContext context{rank, job.nranks, device, stream, *transport, executor};
-  Status status = body(context);
-  // A body that failed midway may have left work on the stream: it ends before the memory
-  // it touches does.
-  Status drained = device.synchronizeStream(stream);
-  return status.isOk() ? drained : status;
+  // Island steps run on a stream of their own, as a communicator's do (core/communicator.cpp).
+  StreamHandle islandStream = nullptr;
+  if (state.islands[island]) HETCCL_TRY(device.createStream(&islandStream));
+  Status status = [&] {
+    Executor executor(device, *transport, stream);
+    std::unique_ptr<ThreadIslandCollectives> islandCollectives;
+    if (state.islands[island]) {
+      islandCollectives =
+          std::make_unique<ThreadIslandCollectives>(state.islands[island], topology.indexInIsland[rank], device);
+      executor.setIslandCollectives(islandCollectives.get(), islandStream);
+    }
+    RankContext context{rank, job.nranks, device, stream, *transport, executor};
+    Status ran = body(context);
+    // A body that failed midway may have left work on the streams: it ends before the memory
+    // it touches does.
+    Status drained = device.synchronizeStream(stream);
+    if (islandStream && drained.isOk()) drained = device.synchronizeStream(islandStream);
+    return ran.isOk() ? drained : ran;
+  }();
+  if (islandStream) (void)device.destroyStream(islandStream);
+  return status;
 }
 
 Status runRank(const ThreadJob& job, const TopologyView& topology, JobState& state, int rank,

@@ -1,0 +1,158 @@
+// Island slices (algorithms/island_slices.h): the sliced all-reduce plans verified on symbolic
+// data for every layout and delegation, their shape (island steps interleaved one slice ahead,
+// a phase per slice on every rank), the cost model's timeline, and the tuner's use of it.
+#include <gtest/gtest.h>
+
+#include "algorithms/algorithm.h"
+#include "algorithms/chunking.h"
+#include "algorithms/cost_model.h"
+#include "algorithms/island_slices.h"
+#include "algorithms/tuner.h"
+#include "algorithms/verifier.h"
+#include "island_layouts.h"
+
+namespace hetccl {
+namespace {
+
+std::vector<std::vector<bool>> delegationsFor(int islands) {
+  std::vector<bool> all(islands, true), first(islands, false);
+  first[0] = true;
+  return {all, first};
+}
+
+TEST(IslandSlices, SlicedPlansVerifyForEveryLayoutAndDelegation) {
+  int verified = 0;
+  for (int p = 2; p <= 9; ++p)
+    for (const auto& ids : islandLayoutsFor(p)) {
+      TopologyView topology = TopologyView::fromIslandIds(ids);
+      if (topology.islandCount() < 2) continue;
+      for (const std::vector<bool>& delegation : delegationsFor(topology.islandCount())) {
+        topology.islandLibrary = delegation;
+        for (Algorithm algorithm : allAlgorithms()) {
+          PlanRequest request{Collective::AllReduce, 0, p, 0, false, false, &topology};
+          if (!algorithmApplies(algorithm, Collective::AllReduce, topology, nullptr) ||
+              !slicesIslandSteps(algorithm, request))
+            continue;
+          for (size_t count : {size_t{1}, size_t{16}, size_t{37}, size_t{100}})
+            for (int slices : {2, 3, 5})
+              for (bool inPlace : {false, true}) {
+                request.count = count;
+                request.inPlace = inPlace;
+                request.average = slices == 3;
+                request.islandSlices = usableIslandSlices(request, slices);
+                auto builder = [algorithm](const PlanRequest& r, int rank) { return buildPlan(algorithm, r, rank); };
+                for (VerifyOptions mode : {VerifyOptions{0, false}, VerifyOptions{3, true}}) {
+                  VerifyResult result = verifyPlan(request, builder, mode);
+                  ASSERT_TRUE(result.ok) << algorithmName(algorithm) << " on " << topology.describe() << " (p=" << p
+                                         << ") island 0 delegates " << delegation[0] << ", count " << count << ", "
+                                         << request.islandSlices << " slices" << (inPlace ? " in-place" : "")
+                                         << " chunk " << mode.chunkElements << "\n"
+                                         << result.error;
+                  ++verified;
+                }
+              }
+        }
+      }
+    }
+  EXPECT_GT(verified, 2000);
+}
+
+// 3 + 3, both islands delegating, 4 slices: the island stream is kept one slice ahead, and each
+// slice's exchange is a phase of its own that touches only its slice.
+TEST(IslandSlices, IslandStepsRunOneSliceAheadOfTheExchange) {
+  TopologyView topology = TopologyView::fromIslandIds({0, 0, 0, 1, 1, 1});
+  topology.islandLibrary = {true, true};
+  PlanRequest request{Collective::AllReduce, 120, 6, 0, false, false, &topology};
+  request.islandSlices = 4;
+  for (int rank = 0; rank < 6; ++rank) {
+    const RankPlan plan = buildPlan(Algorithm::Hierarchical, request, rank);
+    std::string order;
+    for (const PlanPhase& phase : planPhases(plan)) {
+      if (!phase.island) {
+        order += "X";
+        continue;
+      }
+      const OpKind kind = plan.steps[phase.firstStep].ops.front().kind;
+      order += kind == OpKind::IslandReduceScatter ? "R" : kind == OpKind::IslandAllGather ? "A" : "?";
+    }
+    EXPECT_EQ(order, "RRXARXARXAXA") << describePlan(plan);
+    // Exchange r touches slice r of the output only (30 elements each), besides scratch.
+    int slice = -1;
+    for (const PlanPhase& phase : planPhases(plan)) {
+      if (phase.island) continue;
+      ++slice;
+      for (size_t s = phase.firstStep; s < phase.endStep; ++s)
+        for (const Op& op : plan.steps[s].ops)
+          for (const Region& region : {op.src, op.dst})
+            if (region.count > 0 && region.buffer != kScratchBuffer) {
+              EXPECT_GE(region.offset, size_t(30 * slice)) << describePlan(plan);
+              EXPECT_LE(region.offset + region.count, size_t(30 * (slice + 1))) << describePlan(plan);
+            }
+    }
+    EXPECT_EQ(slice, 3);
+  }
+}
+
+// A rank whose island has no library runs its own rings inside each slice's phase: as many
+// phases as slices, so that chunk m of a phase means the same elements to it and its peers.
+TEST(IslandSlices, RanksWithoutALibraryCutTheSamePhases) {
+  TopologyView topology = TopologyView::fromIslandIds({0, 0, 1, 1});
+  topology.islandLibrary = {true, false};
+  PlanRequest request{Collective::AllReduce, 64, 4, 0, false, false, &topology};
+  request.islandSlices = 3;
+  for (int rank : {2, 3}) {
+    const RankPlan plan = buildPlan(Algorithm::Hierarchical, request, rank);
+    const std::vector<PlanPhase> phases = planPhases(plan);
+    ASSERT_EQ(phases.size(), 3u) << describePlan(plan);
+    for (const PlanPhase& phase : phases) EXPECT_FALSE(phase.island);
+  }
+  // No library anywhere: nothing to overlap, so the plan is never sliced.
+  topology.islandLibrary = {false, false};
+  EXPECT_FALSE(slicesIslandSteps(Algorithm::Hierarchical, request));
+  EXPECT_EQ(planPhases(buildPlan(Algorithm::Hierarchical, request, 0)).size(), 1u);
+}
+
+TEST(IslandSlices, TimelineOverlapsIslandStepsWithTheExchange) {
+  // One slice: nothing overlaps.
+  EXPECT_DOUBLE_EQ(slicedTimeline(1, 1, 2, 1), 4);
+  // Four slices of reduce-scatter 1, exchange 2, all-gather 1: the first reduce-scatter, four
+  // exchanges back to back, the last all-gather (16 when run whole).
+  EXPECT_DOUBLE_EQ(slicedTimeline(4, 1, 2, 1), 10);
+  // Island-bound: the island stream never rests once started (8 steps of 3).
+  EXPECT_DOUBLE_EQ(slicedTimeline(4, 3, 1, 3), 24);
+}
+
+// With a fast island library and a slow cross-island link, slicing hides the island steps: the
+// prediction drops below the whole plan's, and the tuner takes it; without a library it never
+// slices.
+TEST(IslandSlices, TunerSlicesLargeAllReducesOnDelegatedIslands) {
+  TopologyView topology = TopologyView::fromIslandIds({0, 0, 0, 0, 1, 1, 1, 1});
+  topology.islandLibrary = {true, true};
+  CostParameters costs;
+  costs.intraIsland = LinkCost{5e-6, 1.0 / 1e9};
+  costs.interIsland = LinkCost{20e-6, 1.0 / 0.5e9};
+  PlanRequest request{Collective::AllReduce, size_t{16} << 20, 8, 0, false, false, &topology};
+  CostQuery whole{Algorithm::Hierarchical, request, 4, size_t{1} << 20, 4};
+  CostQuery sliced = whole;
+  sliced.request.islandSlices = 8;
+  const CostBreakdown parts = explainSeconds(sliced, costs);
+  EXPECT_EQ(parts.islandSlices, 8);
+  EXPECT_LT(parts.total, 0.8 * predictSeconds(whole, costs));
+  EXPECT_GT(parts.total, parts.sliceExchange * 8);  // it cannot beat the exchanges alone
+
+  Tuner tuner(topology, costs, TunerSettings{});
+  const TuningChoice choice = tuner.choose(request, 4);
+  EXPECT_GT(choice.islandSlices, 1) << algorithmName(choice.algorithm);
+  TunerSettings whole1;
+  whole1.islandSlices = 1;
+  Tuner unsliced(topology, costs, whole1);
+  EXPECT_EQ(unsliced.choose(request, 4).islandSlices, 1);
+  EXPECT_LT(choice.predictedSeconds, unsliced.choose(request, 4).predictedSeconds);
+
+  topology.islandLibrary = {false, false};
+  Tuner withoutLibrary(topology, costs, TunerSettings{});
+  EXPECT_EQ(withoutLibrary.choose(request, 4).islandSlices, 1);
+}
+
+}  // namespace
+}  // namespace hetccl
