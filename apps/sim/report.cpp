@@ -125,16 +125,18 @@ void printExplanation(std::ostream& out, const std::vector<SizePrediction>& rows
          "# L one pipeline through every step (steps inside islands + steps crossing them), B the busiest resource\n";
   for (const SizePrediction& row : rows) {
     const hetccl::CostBreakdown& b = row.pickBreakdown;
-    out << format("# %13zu %9s: %.1f us = island steps %.1f + ", row.bytes, hetccl::algorithmName(row.pick.algorithm),
-                  b.total * 1e6, b.islandSteps * 1e6)
-        << format("max(%zu/%d x L, L + %zu x B); L %.1f (in islands %.1f, across %.1f), B %.1f (%s)\n", b.pipelines,
-                  b.depth, b.pipelines ? b.pipelines - 1 : 0, b.latency * 1e6, b.latencyInIsland * 1e6,
-                  b.latencyAcross * 1e6, b.busiest * 1e6, b.busiestResource);
     if (b.islandSlices > 1)
       out << format(
-          "# %13s in %d island slices: each island reduce-scatter %.1f, exchange %.1f, all-gather %.1f us, "
-          "overlapped (island_slices.h)\n",
-          "", b.islandSlices, b.islandBefore * 1e6, b.sliceExchange * 1e6, b.islandAfter * 1e6);
+          "# %13zu %9s: %.1f us = %d island slices overlapped (island_slices.h), each inner one island "
+          "reduce-scatter %.1f, all-gather %.1f and exchange %.1f = ",
+          row.bytes, hetccl::algorithmName(row.pick.algorithm), b.total * 1e6, b.islandSlices, b.islandBefore * 1e6,
+          b.islandAfter * 1e6, b.sliceExchange * 1e6);
+    else
+      out << format("# %13zu %9s: %.1f us = island steps %.1f + ", row.bytes, hetccl::algorithmName(row.pick.algorithm),
+                    b.total * 1e6, b.islandSteps * 1e6);
+    out << format("max(%zu/%d x L, L + %zu x B); L %.1f (in islands %.1f, across %.1f), B %.1f (%s)\n", b.pipelines,
+                  b.depth, b.pipelines ? b.pipelines - 1 : 0, b.latency * 1e6, b.latencyInIsland * 1e6,
+                  b.latencyAcross * 1e6, b.busiest * 1e6, b.busiestResource);
     if (row.hasBound)
       out << format("# %13s bound: %.1f us = island %.1f + cross %.1f + reduce %.1f + latency %.1f; overlapped %.1f\n",
                     "", row.bound.total * 1e6, row.bound.island * 1e6, row.bound.cross * 1e6, row.bound.reduce * 1e6,

@@ -130,7 +130,9 @@ std::string simUsage(const std::string& program) {
          "       [--island-scope node|job] [--accumulate native|float32] [--explain] [--json]\n"
          "  FILE is a cluster description (see docs/SIM.md)\n" +
          hetccl_apps::describeFlags(simFlags()) +
-         "HETCCL_ALGO, HETCCL_CHUNK_BYTES, HETCCL_PIPELINE_DEPTH and HETCCL_ISLAND_SCOPE act as in the library.\n";
+         "HETCCL_ALGO, HETCCL_CHUNK_BYTES, HETCCL_PIPELINE_DEPTH, HETCCL_ISLAND_SLICES and HETCCL_ISLAND_SCOPE act as "
+         "in\n"
+         "the library.\n";
 }
 
 std::vector<size_t> sizeSweep(const SimOptions& options) {

@@ -284,32 +284,43 @@ double predictSeconds(const CostQuery& query, const CostParameters& parameters) 
   return explainSeconds(query, parameters).total;
 }
 
-double slicedTimeline(int slices, double before, double exchange, double after) {
+double slicedTimeline(const std::vector<SliceCost>& slices) {
+  const size_t count = slices.size();
   double executor = 0, island = 0;  // when each is free
-  std::vector<double> reduceScattered(static_cast<size_t>(slices), 0.0);
+  std::vector<double> reduceScattered(count, 0.0);
   auto queue = [&](double seconds) { return island = std::max(island, executor) + seconds; };
-  reduceScattered[0] = queue(before);
-  if (slices > 1) reduceScattered[1] = queue(before);
-  for (int r = 0; r < slices; ++r) {
-    executor = std::max(executor, reduceScattered[r]) + exchange;
-    queue(after);
-    if (r + 2 < slices) reduceScattered[r + 2] = queue(before);
+  for (size_t r = 0; r < std::min<size_t>(2, count); ++r) reduceScattered[r] = queue(slices[r].before);
+  for (size_t r = 0; r < count; ++r) {
+    executor = std::max(executor, reduceScattered[r]) + slices[r].exchange;
+    queue(slices[r].after);
+    if (r + 2 < count) reduceScattered[r + 2] = queue(slices[r + 2].before);
   }
   return std::max(executor, island);
 }
 
 namespace {
 
-// A sliced plan: one slice (the largest) priced whole, its parts laid on the timeline.
+// A sliced plan: an edge slice and an inner one priced whole (island_slices.h cuts no other
+// sizes, up to an element), their parts laid on the timeline.  The breakdown is the inner
+// slice's, with the totals of all.
 CostBreakdown explainSliced(const CostQuery& query, const CostParameters& parameters) {
-  CostQuery slice = query;
-  slice.request = sliceRequest(query.request, 0);
-  CostBreakdown breakdown = explainSeconds(slice, parameters);
   const int slices = query.request.islandSlices;
+  auto priced = [&](int index) {
+    CostQuery slice = query;
+    slice.request = sliceRequest(query.request, index);
+    return explainSeconds(slice, parameters);
+  };
+  const CostBreakdown edge = priced(0), inner = slices > 2 ? priced(1) : edge;
+  auto costOf = [](const CostBreakdown& b) {
+    return SliceCost{b.islandBefore, b.total - b.islandSteps, b.islandAfter};
+  };
+  std::vector<SliceCost> timeline(static_cast<size_t>(slices), costOf(inner));
+  timeline.front() = timeline.back() = costOf(edge);
+  CostBreakdown breakdown = inner;
   breakdown.islandSlices = slices;
-  breakdown.sliceExchange = breakdown.total - breakdown.islandSteps;
-  breakdown.islandSteps *= slices;
-  breakdown.total = slicedTimeline(slices, breakdown.islandBefore, breakdown.sliceExchange, breakdown.islandAfter);
+  breakdown.sliceExchange = inner.total - inner.islandSteps;
+  breakdown.islandSteps = 2 * edge.islandSteps + (slices - 2) * inner.islandSteps;
+  breakdown.total = slicedTimeline(timeline);
   return breakdown;
 }
 

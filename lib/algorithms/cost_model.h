@@ -16,6 +16,8 @@
 // the busiest resource's throughput bound, whichever binds.
 #pragma once
 
+#include <vector>
+
 #include "algorithms/algorithm.h"
 
 namespace hetccl {
@@ -69,10 +71,13 @@ struct CostBreakdown {
 };
 CostBreakdown explainSeconds(const CostQuery& query, const CostParameters& parameters);
 
-// The time of `slices` slices whose island steps take `before` and `after` and whose
-// exchange takes `exchange`, interleaved as island_slices.h writes them: the island stream
-// runs the island steps in plan order, each once the executor has queued it, and each
-// exchange starts when the executor is free and its slice's reduce-scatter has ended.
-double slicedTimeline(int slices, double before, double exchange, double after);
+// The time of slices whose island steps take `before` and `after` and whose exchange takes
+// `exchange`, interleaved as island_slices.h writes them: the island stream runs the island
+// steps in plan order, each once the executor has queued it, and each exchange starts when the
+// executor is free and its slice's reduce-scatter has ended.
+struct SliceCost {
+  double before = 0, exchange = 0, after = 0;
+};
+double slicedTimeline(const std::vector<SliceCost>& slices);
 
 }  // namespace hetccl

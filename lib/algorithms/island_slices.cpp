@@ -54,18 +54,41 @@ bool slicesIslandSteps(Algorithm algorithm, const PlanRequest& request) {
   return false;
 }
 
-int usableIslandSlices(const PlanRequest& request, int wanted) {
-  // A slice smaller than one element per rank would leave shards empty on some islands.
-  const size_t most = request.count / static_cast<size_t>(std::max(1, request.nranks));
-  return static_cast<int>(
-      std::clamp<size_t>(static_cast<size_t>(std::min(wanted, kMaxIslandSlices)), 1, std::max<size_t>(1, most)));
+namespace {
+
+// Slices are cut in quarter shares: the first and last one quarter of the others' size, since
+// their island steps are the only ones nothing overlaps (the first reduce-scatter, the last
+// all-gather).  Two slices are halves.
+constexpr size_t kInnerShare = 4, kEdgeShare = 1;
+size_t sharesBefore(int slices, int index) {
+  if (slices <= 2 || index == 0) return static_cast<size_t>(index) * kInnerShare;
+  return kEdgeShare + static_cast<size_t>(std::min(index, slices - 1) - 1) * kInnerShare +
+         (index == slices ? kEdgeShare : 0);
 }
 
-size_t sliceBegin(size_t count, int slices, int index) { return blockBegin(count, slices, index); }
+}  // namespace
+
+int usableIslandSlices(const PlanRequest& request, int wanted) {
+  // Every slice needs at least one element per rank, or some islands' shards would be empty.
+  const size_t perRank = std::max(1, request.nranks);
+  int slices = std::clamp(wanted, 1, kMaxIslandSlices);
+  while (slices > 1 && request.count / sharesBefore(slices, slices) * kEdgeShare < perRank) --slices;
+  return slices;
+}
+
+size_t sliceBegin(size_t count, int slices, int index) {
+  // 128-bit: count x shares may pass 2^64 for the largest counts.
+  const unsigned __int128 shares = sharesBefore(slices, slices);
+  return static_cast<size_t>(static_cast<unsigned __int128>(count) * sharesBefore(slices, index) / shares);
+}
+
+size_t sliceCount(size_t count, int slices, int index) {
+  return sliceBegin(count, slices, index + 1) - sliceBegin(count, slices, index);
+}
 
 PlanRequest sliceRequest(const PlanRequest& request, int index) {
   PlanRequest slice = request;
-  slice.count = blockCount(request.count, request.islandSlices, index);
+  slice.count = sliceCount(request.count, request.islandSlices, index);
   slice.islandSlices = 1;
   return slice;
 }

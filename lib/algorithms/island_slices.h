@@ -31,9 +31,13 @@ constexpr int kMaxIslandSlices = 16;
 bool slicesIslandSteps(Algorithm algorithm, const PlanRequest& request);
 // How many slices `request` can really have (each slice needs elements for every rank).
 int usableIslandSlices(const PlanRequest& request, int wanted);
-// Element range of slice `index` of `count` cut into `slices`.
+// Where slice `index` of `count` elements cut into `slices` begins (index == slices: count),
+// and its length.  The first and last slice are a quarter of the others (their island steps
+// are the ones nothing overlaps).
 size_t sliceBegin(size_t count, int slices, int index);
-// The request of slice `index` alone (unsliced, its own count).
+size_t sliceCount(size_t count, int slices, int index);
+// The request of slice `index` alone (unsliced, its own count): slice 0 is an edge slice, 1 an
+// inner one (when there are more than two).
 PlanRequest sliceRequest(const PlanRequest& request, int index);
 
 // The plan of `rank` with request.islandSlices slices of `algorithm`'s plan, interleaved as above.

@@ -9,6 +9,8 @@ namespace {
 // NCCL-like chunk sizes around the 512 KiB - 2 MiB the field uses.
 const size_t kChunkCandidates[] = {size_t{256} << 10, size_t{512} << 10, size_t{1} << 20, size_t{2} << 20,
                                    size_t{4} << 20};
+// How much less a plan with more island slices must be predicted to take to be preferred.
+constexpr double kSliceMargin = 0.02;
 }  // namespace
 
 Tuner::Tuner(const TopologyView& topology, const CostParameters& costs, const TunerSettings& settings)
@@ -63,9 +65,11 @@ TuningChoice Tuner::best(Algorithm algorithm, const PlanRequest& request, size_t
     for (size_t chunk : kChunkCandidates) {
       query.chunkBytes = settings_.chunkBytesSet ? settings_.chunkBytes : chunk;
       double seconds = predictSeconds(query, costs_);
-      // Ties (small messages, where the chunk size does not matter) go to the smaller chunk and
-      // the fewer slices.
-      if (choice.predictedSeconds < 0 || seconds < choice.predictedSeconds * (1 - 1e-9)) {
+      // Ties (small messages, where the chunk size does not matter) go to the smaller chunk.
+      // More slices must win by kSliceMargin: each costs a phase boundary and two island calls
+      // more than the model sees (measured on emulated islands: docs/PERFORMANCE.md).
+      const double margin = slices > choice.islandSlices ? kSliceMargin : 1e-9;
+      if (choice.predictedSeconds < 0 || seconds < choice.predictedSeconds * (1 - margin)) {
         choice.predictedSeconds = seconds;
         choice.chunkBytes = query.chunkBytes;
         choice.islandSlices = slices;

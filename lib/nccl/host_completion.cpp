@@ -4,6 +4,8 @@
 #include <cstring>
 #include <vector>
 
+#include "device/vendor/caller_is_hetccl.h"
+
 namespace hetccl_nccl {
 
 namespace {
@@ -25,7 +27,8 @@ thread_local GroupStreams group;
 }  // namespace
 
 ncclResult_t completeOnHost(ncclResult_t launched, hetcclComm_t comm, hetcclStream_t stream) {
-  if (launched != ncclSuccess || !onHostDevice()) return launched;
+  // hetccl calling its island library waits for the stream itself (caller_is_hetccl.h).
+  if (launched != ncclSuccess || !onHostDevice() || hetcclInternalCallerIsHetccl()) return launched;
   if (group.depth > 0) {
     if (std::find(group.streams.begin(), group.streams.end(), stream) == group.streams.end())
       group.streams.push_back(stream);

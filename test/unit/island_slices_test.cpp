@@ -76,7 +76,8 @@ TEST(IslandSlices, IslandStepsRunOneSliceAheadOfTheExchange) {
       order += kind == OpKind::IslandReduceScatter ? "R" : kind == OpKind::IslandAllGather ? "A" : "?";
     }
     EXPECT_EQ(order, "RRXARXARXAXA") << describePlan(plan);
-    // Exchange r touches slice r of the output only (30 elements each), besides scratch.
+    // Exchange r touches slice r of the output only, besides scratch: 12, 48, 48 and 12 elements
+    // (the edge slices a quarter of the inner ones).
     int slice = -1;
     for (const PlanPhase& phase : planPhases(plan)) {
       if (phase.island) continue;
@@ -85,12 +86,16 @@ TEST(IslandSlices, IslandStepsRunOneSliceAheadOfTheExchange) {
         for (const Op& op : plan.steps[s].ops)
           for (const Region& region : {op.src, op.dst})
             if (region.count > 0 && region.buffer != kScratchBuffer) {
-              EXPECT_GE(region.offset, size_t(30 * slice)) << describePlan(plan);
-              EXPECT_LE(region.offset + region.count, size_t(30 * (slice + 1))) << describePlan(plan);
+              EXPECT_GE(region.offset, sliceBegin(120, 4, slice)) << describePlan(plan);
+              EXPECT_LE(region.offset + region.count, sliceBegin(120, 4, slice + 1)) << describePlan(plan);
             }
     }
     EXPECT_EQ(slice, 3);
   }
+  EXPECT_EQ(sliceCount(120, 4, 0), 12u);
+  EXPECT_EQ(sliceCount(120, 4, 1), 48u);
+  EXPECT_EQ(sliceCount(120, 4, 3), 12u);
+  EXPECT_EQ(sliceCount(120, 2, 1), 60u);
 }
 
 // A rank whose island has no library runs its own rings inside each slice's phase: as many
@@ -114,12 +119,16 @@ TEST(IslandSlices, RanksWithoutALibraryCutTheSamePhases) {
 
 TEST(IslandSlices, TimelineOverlapsIslandStepsWithTheExchange) {
   // One slice: nothing overlaps.
-  EXPECT_DOUBLE_EQ(slicedTimeline(1, 1, 2, 1), 4);
+  EXPECT_DOUBLE_EQ(slicedTimeline({{1, 2, 1}}), 4);
   // Four slices of reduce-scatter 1, exchange 2, all-gather 1: the first reduce-scatter, four
   // exchanges back to back, the last all-gather (16 when run whole).
-  EXPECT_DOUBLE_EQ(slicedTimeline(4, 1, 2, 1), 10);
+  EXPECT_DOUBLE_EQ(slicedTimeline(std::vector<SliceCost>(4, SliceCost{1, 2, 1})), 10);
   // Island-bound: the island stream never rests once started (8 steps of 3).
-  EXPECT_DOUBLE_EQ(slicedTimeline(4, 3, 1, 3), 24);
+  EXPECT_DOUBLE_EQ(slicedTimeline(std::vector<SliceCost>(4, SliceCost{3, 1, 3})), 24);
+  // Edge slices a quarter of the inner ones: exchange 1 waits for reduce-scatter 1 (ends at
+  // 1.25), exchanges 1 and 2 run back to back (5.25), and the last inner all-gather (1) outlasts
+  // the last exchange, before the last all-gather (0.25).
+  EXPECT_DOUBLE_EQ(slicedTimeline({{0.25, 0.5, 0.25}, {1, 2, 1}, {1, 2, 1}, {0.25, 0.5, 0.25}}), 6.5);
 }
 
 // With a fast island library and a slow cross-island link, slicing hides the island steps: the
