@@ -21,10 +21,19 @@ void shiftRegion(Region* region, size_t offset) {
   if (region->buffer == kInputBuffer || region->buffer == kOutputBuffer) region->offset += offset;
 }
 
+bool reducesOverIsland(const Step& step) {
+  if (!isIslandStep(step)) return false;
+  const OpKind kind = step.ops.front().kind;
+  return kind == OpKind::IslandReduceScatter || kind == OpKind::IslandReduce;
+}
+
+// Split by what the island steps do, not only by where they sit: a rank with no share of the
+// cross-island exchange (a slice smaller than the ranks) has island steps only, and its island
+// must still see every member call them in one order: reductions before, gathers after.
 SliceParts partsOf(RankPlan&& plan, size_t offset) {
   SliceParts parts;
   size_t first = 0, end = plan.steps.size();
-  while (first < end && isIslandStep(plan.steps[first])) ++first;
+  while (first < end && reducesOverIsland(plan.steps[first])) ++first;
   while (end > first && isIslandStep(plan.steps[end - 1])) --end;
   for (size_t s = 0; s < plan.steps.size(); ++s) {
     Step& step = plan.steps[s];

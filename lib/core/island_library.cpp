@@ -1,5 +1,7 @@
 #include "core/island_library.h"
 
+#include "core/caller_is_hetccl.h"
+
 #include "base/log.h"
 #include "core/communicator.h"
 #include "core/settings.h"
@@ -213,3 +215,5 @@ Status IslandLibrary::runPointToPoint(const std::vector<PointToPointCall>& calls
 }
 
 }  // namespace hetccl
+
+int hetcclInternalCallerIsHetccl(void) { return hetccl::insideVendorLibraryCall() ? 1 : 0; }

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <vector>
 
-#include "device/vendor/caller_is_hetccl.h"
+#include "core/caller_is_hetccl.h"
 
 namespace hetccl_nccl {
 

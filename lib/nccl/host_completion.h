@@ -5,7 +5,7 @@
 // outermost ncclGroupEnd waits for the streams of the group's calls.  On a GPU nothing waits:
 // the program synchronizes its CUDA or HIP streams itself, as with NCCL.  Nor when the caller is
 // hetccl itself, standing the drop-in in for an island's vendor library: it waits for its host
-// streams as it waits for NCCL's CUDA streams (device/vendor/caller_is_hetccl.h).
+// streams as it waits for NCCL's CUDA streams (core/caller_is_hetccl.h).
 #pragma once
 
 #include "nccl/shim_support.h"

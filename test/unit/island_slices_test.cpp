@@ -57,6 +57,44 @@ TEST(IslandSlices, SlicedPlansVerifyForEveryLayoutAndDelegation) {
   EXPECT_GT(verified, 2000);
 }
 
+// Island collectives are matched by the order their members call them in, so every member of an
+// island must call the same ones in the same order -- also when slices are smaller than the
+// ranks (the planner does not clamp them) and some rank has no share of the exchange.
+TEST(IslandSlices, EveryIslandMemberCallsTheSameIslandStepsInOneOrder) {
+  for (int p = 3; p <= 8; ++p)
+    for (const auto& ids : islandLayoutsFor(p)) {
+      TopologyView topology = TopologyView::fromIslandIds(ids);
+      if (topology.islandCount() < 2) continue;
+      topology.islandLibrary.assign(topology.islandCount(), true);
+      for (Algorithm algorithm : allAlgorithms()) {
+        PlanRequest request{Collective::AllReduce, 0, p, 0, false, false, &topology};
+        if (!algorithmApplies(algorithm, Collective::AllReduce, topology, nullptr) ||
+            !slicesIslandSteps(algorithm, request))
+          continue;
+        for (size_t count : {size_t{2}, size_t{5}, size_t{64}})
+          for (int slices : {2, 3}) {
+            request.count = count;
+            request.islandSlices = slices;
+            std::vector<std::string> orderOfIsland(topology.islandCount());
+            std::vector<bool> seen(topology.islandCount(), false);
+            for (int rank = 0; rank < p; ++rank) {
+              std::string order;
+              for (const Step& step : buildPlan(algorithm, request, rank).steps)
+                if (isIslandStep(step))
+                  order += std::to_string(static_cast<int>(step.ops.front().kind)) + ":" +
+                           std::to_string(step.ops.front().src.count) + " ";
+              const int island = topology.islandOf[rank];
+              if (!seen[island]) orderOfIsland[island] = order;
+              seen[island] = true;
+              EXPECT_EQ(order, orderOfIsland[island])
+                  << algorithmName(algorithm) << " on " << topology.describe() << ", count " << count << ", " << slices
+                  << " slices, rank " << rank;
+            }
+          }
+      }
+    }
+}
+
 // 3 + 3, both islands delegating, 4 slices: the island stream is kept one slice ahead, and each
 // slice's exchange is a phase of its own that touches only its slice.
 TEST(IslandSlices, IslandStepsRunOneSliceAheadOfTheExchange) {

@@ -1,7 +1,5 @@
 #include "device/vendor/vendor_library.h"
 
-#include "device/vendor/caller_is_hetccl.h"
-
 #include <dlfcn.h>
 
 #include <cstdio>
@@ -24,12 +22,6 @@ Code codeOfResult(int result) { return result >= 1 && result <= 7 ? static_cast<
 }  // namespace
 
 bool insideVendorLibraryCall() { return vendorCallDepth > 0; }
-
-}  // namespace hetccl
-
-int hetcclInternalCallerIsHetccl(void) { return hetccl::insideVendorLibraryCall() ? 1 : 0; }
-
-namespace hetccl {
 
 // The NCCL C ABI: enums are ints, ncclComm_t and cudaStream_t/hipStream_t pointers.
 struct VendorLibrary::Calls {
