@@ -79,6 +79,11 @@ class Device {
   virtual Status streamWaitEvent(StreamHandle stream, DeviceEvent& event) = 0;
   // *idle = every operation enqueued on `stream` so far has completed (cudaStreamQuery).
   virtual Status queryStream(StreamHandle stream, bool* idle) = 0;
+  // A mark for the last operation enqueued on `stream`, unique across the device's streams
+  // and their lifetimes, so that equal marks mean "nothing enqueued in between"; 0 where the
+  // device cannot tell (GPUs, inline streams).  The progress engine uses it to see that a
+  // stream holds nothing but its own flag waits (runtime/progress_engine.h).
+  virtual uint64_t lastEnqueuedMark(StreamHandle /*stream*/) { return 0; }
 
   // Host-written flags (above).  A device that cannot make its streams wait for host memory
   // returns an error from createStreamFlag; hetccl then runs its operations on the calling

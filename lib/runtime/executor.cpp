@@ -228,6 +228,56 @@ Status Executor::runPipelined(const RankPlan& plan, const PlanPhase& phase) {
   return Status::ok();
 }
 
+// A Send or receive of the slot's current step: posted, and kept until it lands.
+Status Executor::postTransfer(Slot& slot, const Op& op, char** staging) {
+  const size_t bytes = (op.kind == OpKind::Send ? op.src.count : op.dst.count) * elementSize_;
+  PendingTransfer pending;
+  pending.op = &op;
+  switch (op.kind) {
+    case OpKind::Send:
+      HETCCL_TRY(transport_.postSend(address(op.src), bytes, op.peer, tag_ + slot.index, &pending.transfer));
+      break;
+    case OpKind::RecvCopy:
+      HETCCL_TRY(transport_.postRecv(address(op.dst), bytes, op.peer, tag_ + slot.index, &pending.transfer));
+      break;
+    case OpKind::RecvReduce:
+      pending.reduceInto = &op;
+      pending.staged = *staging;
+      *staging += bytes;  // this pipeline's chunk of the region: no more than runPipelined counted
+      HETCCL_TRY(transport_.postRecv(pending.staged, bytes, op.peer, tag_ + slot.index, &pending.transfer));
+      break;
+    default: return Status::ok();  // local work: enqueueLocalWork
+  }
+  slot.transfers.push_back(std::move(pending));
+  return Status::ok();
+}
+
+// A Copy, Reduce or Divide of the slot's current step, enqueued on the stream.
+Status Executor::enqueueLocalWork(Slot& slot, const Op& op, const RankPlan& plan) {
+  switch (op.kind) {
+    case OpKind::Copy:
+      HETCCL_TRY(device_.copyAsync(address(op.dst), address(op.src), op.dst.count * elementSize_, stream_));
+      break;
+    case OpKind::Reduce: {
+      const auto operands = reductionOperands<const char*>(op, address(op.dst), address(op.src));
+      HETCCL_TRY(
+          device_.reduceAsync(address(op.dst), operands.first, operands.second, op.dst.count, type_, op_, stream_));
+      break;
+    }
+    case OpKind::Divide:
+      HETCCL_TRY(device_.divideAsync(address(op.dst), op.dst.count, type_, plan.divisor, stream_));
+      break;
+    case OpKind::IslandReduceScatter:
+    case OpKind::IslandReduce:
+    case OpKind::IslandAllGather:
+    case OpKind::IslandBroadcast:
+      return HETCCL_STATUS(Code::InternalError, "island-collective op inside a pipelined step");
+    default: return Status::ok();  // a transfer: postTransfer
+  }
+  slot.deviceWorkEnqueued = true;
+  return Status::ok();
+}
+
 // Enqueues the step's local work, posts its transfers.  Empty steps (this pipeline's chunk
 // of every region is empty) are skipped.
 Status Executor::startStep(Slot& slot, const RankPlan& plan) {
@@ -241,56 +291,12 @@ Status Executor::startStep(Slot& slot, const RankPlan& plan) {
   }
   slot.transfers.clear();
   slot.deviceWorkEnqueued = false;
+  // Transfers first, then local work: a step's ops are independent (plan.h), and on an inline
+  // stream a copy runs before enqueueing returns, so a broadcast root's or an out-of-place
+  // all-gather's local copy posted first would hold back the send its peer waits for.
   char* staging = staging_.data() + slot.index * stagingPerSlot_;
-  for (const Op& op : slot.ops) {
-    const size_t bytes = (op.kind == OpKind::Send ? op.src.count : op.dst.count) * elementSize_;
-    switch (op.kind) {
-      case OpKind::Copy:
-        HETCCL_TRY(device_.copyAsync(address(op.dst), address(op.src), bytes, stream_));
-        slot.deviceWorkEnqueued = true;
-        break;
-      case OpKind::Reduce: {
-        const auto operands = reductionOperands<const char*>(op, address(op.dst), address(op.src));
-        HETCCL_TRY(
-            device_.reduceAsync(address(op.dst), operands.first, operands.second, op.dst.count, type_, op_, stream_));
-        slot.deviceWorkEnqueued = true;
-        break;
-      }
-      case OpKind::Divide:
-        HETCCL_TRY(device_.divideAsync(address(op.dst), op.dst.count, type_, plan.divisor, stream_));
-        slot.deviceWorkEnqueued = true;
-        break;
-      case OpKind::IslandReduceScatter:
-      case OpKind::IslandReduce:
-      case OpKind::IslandAllGather:
-      case OpKind::IslandBroadcast:
-        return HETCCL_STATUS(Code::InternalError, "island-collective op inside a pipelined step");
-      case OpKind::Send: {
-        PendingTransfer pending;
-        pending.op = &op;
-        HETCCL_TRY(transport_.postSend(address(op.src), bytes, op.peer, tag_ + slot.index, &pending.transfer));
-        slot.transfers.push_back(std::move(pending));
-        break;
-      }
-      case OpKind::RecvCopy: {
-        PendingTransfer pending;
-        pending.op = &op;
-        HETCCL_TRY(transport_.postRecv(address(op.dst), bytes, op.peer, tag_ + slot.index, &pending.transfer));
-        slot.transfers.push_back(std::move(pending));
-        break;
-      }
-      case OpKind::RecvReduce: {
-        PendingTransfer pending;
-        pending.op = &op;
-        pending.reduceInto = &op;
-        pending.staged = staging;
-        staging += bytes;  // this pipeline's chunk of the region: no more than runPipelined counted
-        HETCCL_TRY(transport_.postRecv(pending.staged, bytes, op.peer, tag_ + slot.index, &pending.transfer));
-        slot.transfers.push_back(std::move(pending));
-        break;
-      }
-    }
-  }
+  for (const Op& op : slot.ops) HETCCL_TRY(postTransfer(slot, op, &staging));
+  for (const Op& op : slot.ops) HETCCL_TRY(enqueueLocalWork(slot, op, plan));
   slot.waitingForDevice = false;
   return Status::ok();
 }

@@ -85,6 +85,8 @@ class Executor {
   Status drainIslandStream();
   // Where `region` of the run's buffers starts.
   char* address(const Region& region) const;
+  Status postTransfer(Slot& slot, const Op& op, char** staging);
+  Status enqueueLocalWork(Slot& slot, const Op& op, const RankPlan& plan);
   Status startStep(Slot& slot, const RankPlan& plan);
   Status pollSlot(Slot& slot, const RankPlan& plan, bool* progressed);
   // The Timeout error of a run stuck for `idleSeconds`, naming the step and the peer waited for.

@@ -15,6 +15,10 @@ namespace {
 // What everything queued, running or waiting for room gets once the communicator is aborted.
 Status abortedStatus() { return HETCCL_STATUS(Code::Aborted, "the communicator was aborted"); }
 
+// Streams whose last flag wait the engine remembers (markAfterOwnWait_); beyond, it forgets
+// them all, and their next operations wait for their streams as usual.
+constexpr size_t kRememberedStreams = 64;
+
 }  // namespace
 
 Status ProgressEngine::create(Device& device, Mode mode, int queueDepth, std::unique_ptr<ProgressEngine>* engine,
@@ -65,13 +69,22 @@ Status ProgressEngine::submit(const std::vector<StreamHandle>& streams, Work wor
     idle_.store(false, std::memory_order_release);
   }
   // Record before waiting: the event must stand for the work before the call, not for the wait.
-  for (StreamHandle stream : streams) {
-    std::unique_ptr<DeviceEvent> ready;
-    operation.ordering = device_.recordEvent(stream, &ready);
-    if (!operation.ordering.isOk()) break;
-    operation.inputsReady.push_back(std::move(ready));
-    operation.ordering = device_.streamWaitFlag(stream, *flag_, operation.sequence);
-    if (!operation.ordering.isOk()) break;
+  {
+    std::lock_guard<std::mutex> lock(orderingMutex_);
+    if (markAfterOwnWait_.size() > kRememberedStreams) markAfterOwnWait_.clear();
+    for (StreamHandle stream : streams) {
+      const uint64_t mark = device_.lastEnqueuedMark(stream);
+      const auto own = markAfterOwnWait_.find(stream);
+      if (mark == 0 || own == markAfterOwnWait_.end() || own->second != mark) {
+        std::unique_ptr<DeviceEvent> ready;
+        operation.ordering = device_.recordEvent(stream, &ready);
+        if (!operation.ordering.isOk()) break;
+        operation.inputsReady.push_back(std::move(ready));
+      }
+      operation.ordering = device_.streamWaitFlag(stream, *flag_, operation.sequence);
+      if (!operation.ordering.isOk()) break;
+      markAfterOwnWait_[stream] = device_.lastEnqueuedMark(stream);
+    }
   }
   // Queued even when ordering failed: its sequence must still be raised, in order.
   const Status ordering = operation.ordering;

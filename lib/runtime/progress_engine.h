@@ -27,6 +27,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "base/status.h"
@@ -90,7 +91,8 @@ class ProgressEngine {
  private:
   struct Operation {
     uint64_t sequence = 0;
-    std::vector<std::unique_ptr<DeviceEvent>> inputsReady;  // one per stream
+    // Per stream, unless it held nothing but this engine's own waits (markAfterOwnWait_).
+    std::vector<std::unique_ptr<DeviceEvent>> inputsReady;
     Work work;
     AfterFailure afterFailure;
     Status ordering;  // a failure to order it on its streams: skipped
@@ -111,6 +113,13 @@ class ProgressEngine {
   std::condition_variable workAvailable_;  // the thread waits for operations
   std::condition_variable finished_;       // submit (room), drain and idle wait for completions
   std::deque<Operation> queue_;
+  // Per stream, its mark (Device::lastEnqueuedMark) just after this engine's last flag wait
+  // on it.  A stream still at that mark at the next submit holds nothing but this engine's own
+  // earlier operations, which the thread runs in order anyway: the new one need not wait for
+  // the stream to pass them.  On the host device that wait was a hand-off to the stream's
+  // worker and back for every operation of a back-to-back series (docs/PERFORMANCE.md).
+  std::mutex orderingMutex_;
+  std::unordered_map<StreamHandle, uint64_t> markAfterOwnWait_;
   uint64_t submitted_ = 0;  // sequence of the last operation submitted
   uint64_t completed_ = 0;  // sequence of the last operation finished
   Status failure_;

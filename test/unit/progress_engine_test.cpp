@@ -111,6 +111,66 @@ TEST(ProgressEngine, WaitsForEarlierStreamWorkAndHoldsBackLaterWork) {
   EXPECT_TRUE(device.release(cells).isOk());
 }
 
+// Back to back on one stream, an operation does not wait for the stream to pass the engine's
+// own wait for the one before (the thread runs them in order anyway), but work the caller
+// enqueued between two operations still holds the second back: here a copy behind a closed
+// gate, after a first operation.
+TEST(ProgressEngine, UserWorkBetweenTwoOperationsStillHoldsTheSecondBack) {
+  HostDevice device;
+  StreamHandle stream = nullptr;
+  ASSERT_TRUE(device.createStream(&stream).isOk());
+  auto engine = makeEngine(device, ProgressEngine::Mode::Thread);
+  std::atomic<int> ran{0};
+  auto count = [&] {
+    ++ran;
+    return Status::ok();
+  };
+  ASSERT_TRUE(engine->submit({stream}, count).isOk());
+  ASSERT_TRUE(engine->submit({stream}, count).isOk());  // nothing of the caller's in between
+  engine->drain();
+  EXPECT_EQ(ran, 2);
+  std::unique_ptr<StreamFlag> gate;
+  ASSERT_TRUE(device.createStreamFlag(&gate).isOk());
+  ASSERT_TRUE(device.streamWaitFlag(stream, *gate, 1).isOk());  // the caller's work, held back
+  ASSERT_TRUE(engine->submit({stream}, count).isOk());
+  pause();
+  EXPECT_EQ(ran, 2) << "an operation started before the work the caller enqueued ahead of it";
+  gate->raise(1);
+  engine->drain();
+  EXPECT_EQ(ran, 3);
+  EXPECT_TRUE(device.synchronizeStream(stream).isOk());
+  EXPECT_TRUE(device.destroyStream(stream).isOk());
+}
+
+// The marks the engine compares: a new one for every task on any stream, never one a
+// destroyed stream handed out, none for an inline stream.
+TEST(HostStream, MarksTellWhetherAnythingWasEnqueuedInBetween) {
+  HostDevice device;
+  StreamHandle first = nullptr, second = nullptr, inlineStream = nullptr;
+  ASSERT_TRUE(device.createStream(&first).isOk());
+  ASSERT_TRUE(device.createStream(&second).isOk());
+  ASSERT_TRUE(device.createInlineStream(&inlineStream).isOk());
+  int cell = 0;
+  static const int kOne = 1;
+  ASSERT_TRUE(device.copyAsync(&cell, &kOne, sizeof cell, first).isOk());
+  const uint64_t mark = device.lastEnqueuedMark(first);
+  EXPECT_NE(mark, 0u);
+  EXPECT_EQ(device.lastEnqueuedMark(first), mark);
+  ASSERT_TRUE(device.copyAsync(&cell, &kOne, sizeof cell, second).isOk());
+  EXPECT_EQ(device.lastEnqueuedMark(first), mark) << "another stream's task changed this one's mark";
+  ASSERT_TRUE(device.copyAsync(&cell, &kOne, sizeof cell, first).isOk());
+  EXPECT_GT(device.lastEnqueuedMark(first), mark);
+  ASSERT_TRUE(device.copyAsync(&cell, &kOne, sizeof cell, inlineStream).isOk());
+  EXPECT_EQ(device.lastEnqueuedMark(inlineStream), 0u);
+  const uint64_t last = device.lastEnqueuedMark(first);
+  ASSERT_TRUE(device.destroyStream(first).isOk());
+  StreamHandle again = nullptr;
+  ASSERT_TRUE(device.createStream(&again).isOk());
+  ASSERT_TRUE(device.copyAsync(&cell, &kOne, sizeof cell, again).isOk());
+  EXPECT_GT(device.lastEnqueuedMark(again), last) << "a new stream repeated a destroyed one's mark";
+  for (StreamHandle stream : {second, inlineStream, again}) EXPECT_TRUE(device.destroyStream(stream).isOk());
+}
+
 TEST(ProgressEngine, RunsOperationsInSubmissionOrderOnOneThread) {
   HostDevice device;
   StreamHandle stream = nullptr;

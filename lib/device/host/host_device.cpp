@@ -181,6 +181,12 @@ Status HostDevice::queryStream(StreamHandle handle, bool* idle) {
   return Status::ok();
 }
 
+uint64_t HostDevice::lastEnqueuedMark(StreamHandle handle) {
+  HostStream* stream = nullptr;
+  if (!findStream(handle, &stream).isOk()) return 0;
+  return stream->lastEnqueuedMark();
+}
+
 Status HostDevice::createStreamFlag(std::unique_ptr<StreamFlag>* flag) {
   if (flag == nullptr) return HETCCL_STATUS(Code::InvalidArgument, "createStreamFlag: null output pointer");
   *flag = std::make_unique<HostStreamFlag>();

@@ -40,6 +40,7 @@ class HostDevice : public Device {
   Status queryStream(StreamHandle stream, bool* idle) override;
   Status createStreamFlag(std::unique_ptr<StreamFlag>* flag) override;
   Status streamWaitFlag(StreamHandle stream, StreamFlag& flag, uint64_t value) override;
+  uint64_t lastEnqueuedMark(StreamHandle stream) override;
   bool hasInlineStreams() const override { return true; }
   Status createInlineStream(StreamHandle* stream) override;
 

@@ -4,6 +4,12 @@
 
 namespace hetccl {
 
+namespace {
+// Marks count enqueued tasks over every host stream of the process: a stream created where a
+// destroyed one was never repeats the marks its predecessor handed out.
+std::atomic<uint64_t> gLastMark{0};
+}  // namespace
+
 void HostStreamProgress::waitForCompleted(uint64_t count) {
   std::unique_lock<std::mutex> lock(mutex);
   taskFinished.wait(lock, [&] { return completedCount >= count; });
@@ -38,6 +44,7 @@ void HostStream::enqueueOnWorker(std::function<void()> task) {
     std::lock_guard<std::mutex> lock(progress_->mutex);
     progress_->queue.push_back(std::move(task));
     ++progress_->enqueuedCount;
+    lastMark_.store(gLastMark.fetch_add(1, std::memory_order_relaxed) + 1, std::memory_order_release);
   }
   progress_->workAvailable.notify_one();
 }

@@ -5,6 +5,7 @@
 // events are complete when recorded (small operations skip two thread hand-overs).
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -72,6 +73,9 @@ class HostStream {
   void synchronize();
   // Whether every task enqueued so far has run.
   bool idle();
+  // The mark of the last task enqueued (Device::lastEnqueuedMark); 0 for an inline stream,
+  // whose tasks have run by the time anyone asks.
+  uint64_t lastEnqueuedMark() const { return lastMark_.load(std::memory_order_acquire); }
   std::unique_ptr<HostEvent> recordEvent();
   // Tasks enqueued after this call start only once `event` (of any stream) has completed.
   void waitEvent(const HostEvent& event);
@@ -82,6 +86,7 @@ class HostStream {
 
   const Mode mode_;
   std::shared_ptr<HostStreamProgress> progress_;
+  std::atomic<uint64_t> lastMark_{0};
   std::thread worker_;  // last: starts once the state above exists; none for an inline stream
 };
 
