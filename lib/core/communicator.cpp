@@ -61,7 +61,14 @@ Status build(std::unique_ptr<Bootstrap> members, const Settings& settings, hetcc
   // that only this rank sees must not leave the others waiting in them.
   Status status = setUpPeers(peers, settings, *device, &comm->setup);
   PeerSetup& c = comm->setup;
-  if (status.isOk()) status = device->createStream(&comm->stream);
+  // hetccl's own stream, for the executor's copies and reductions.  Where the host runs them
+  // anyway (the host device), an inline stream: the executor already runs off the caller's
+  // thread, on the progress thread, and handing each step's work on to a stream's worker cost a
+  // wake-up per step, more than a 128 KiB copy takes (docs/PERFORMANCE.md, "No size slower than
+  // MPI").  The strict host device keeps a worker, as it stands for a GPU.
+  if (status.isOk())
+    status = device->hasInlineStreams() && device->hostReadsMemory() ? device->createInlineStream(&comm->stream)
+                                                                     : device->createStream(&comm->stream);
   if (!status.isOk()) {
     abandon(c);
     return status;

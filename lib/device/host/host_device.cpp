@@ -198,7 +198,7 @@ Status HostDevice::streamWaitFlag(StreamHandle handle, StreamFlag& flag, uint64_
   if (hostFlag == nullptr) return HETCCL_STATUS(Code::InvalidArgument, "streamWaitFlag: not a flag of a host device");
   HostStream* stream = nullptr;
   HETCCL_TRY(findStream(handle, &stream));
-  stream->enqueue([counter = hostFlag->counter(), value] { counter->waitFor(value); });
+  stream->waitFlag(hostFlag->counter(), value);
   return Status::ok();
 }
 

@@ -1,5 +1,6 @@
 #include "device/host/host_stream.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace hetccl {
@@ -12,7 +13,10 @@ std::atomic<uint64_t> gLastMark{0};
 
 void HostStreamProgress::waitForCompleted(uint64_t count) {
   std::unique_lock<std::mutex> lock(mutex);
-  taskFinished.wait(lock, [&] { return completedCount >= count; });
+  while (completedCount < count) {
+    lowestAwaited = std::min(lowestAwaited, count);
+    taskFinished.wait(lock);
+  }
 }
 
 bool HostStreamProgress::hasCompleted(uint64_t count) {
@@ -39,7 +43,15 @@ HostStream::~HostStream() {
   worker_.join();
 }
 
-void HostStream::enqueueOnWorker(std::function<void()> task) {
+void HostStream::waitFlag(std::shared_ptr<HostStreamFlag::Counter> flag, uint64_t value) {
+  if (mode_ == Mode::Inline) {
+    flag->waitFor(value);
+    return;
+  }
+  enqueueOnWorker(HostTask{nullptr, std::move(flag), value});
+}
+
+void HostStream::enqueueOnWorker(HostTask task) {
   {
     std::lock_guard<std::mutex> lock(progress_->mutex);
     progress_->queue.push_back(std::move(task));
@@ -79,14 +91,28 @@ void HostStream::runWorker() {
   for (;;) {
     state.workAvailable.wait(lock, [&] { return !state.queue.empty() || state.stopping; });
     if (state.queue.empty()) return;  // stopping, and drained
-    std::function<void()> task = std::move(state.queue.front());
+    HostTask task = std::move(state.queue.front());
     state.queue.pop_front();
+    // Waits for one flag queued back to back are one wait, for the highest value (a flag only
+    // rises): a series of operations costs the worker one wake-up, not one each.
+    uint64_t tasks = 1;
+    while (task.flag && !state.queue.empty() && state.queue.front().flag == task.flag) {
+      task.value = std::max(task.value, state.queue.front().value);
+      state.queue.pop_front();
+      ++tasks;
+    }
     lock.unlock();
-    task();
-    task = nullptr;  // release captured state before reporting completion
+    if (task.flag)
+      task.flag->waitFor(task.value);
+    else
+      task.run();
+    task = HostTask{};  // release captured state before reporting completion
     lock.lock();
-    ++state.completedCount;
-    state.taskFinished.notify_all();
+    state.completedCount += tasks;
+    if (state.completedCount >= state.lowestAwaited) {
+      state.lowestAwaited = UINT64_MAX;
+      state.taskFinished.notify_all();
+    }
   }
 }
 

@@ -16,8 +16,17 @@
 #include <utility>
 
 #include "device/device.h"
+#include "device/host/host_stream_flag.h"
 
 namespace hetccl {
+
+// A task of a host stream: work to run, or a wait for a flag (streamWaitFlag), which the worker
+// recognises so that it can wait once for a series of them (runWorker).
+struct HostTask {
+  std::function<void()> run;
+  std::shared_ptr<HostStreamFlag::Counter> flag;  // set for a flag wait
+  uint64_t value = 0;                             // the value it waits for
+};
 
 // What the worker, the stream's users and its events share. Events hold it by shared_ptr, so an
 // event outlives its stream safely (a destroyed stream has drained: its events are complete).
@@ -25,9 +34,12 @@ struct HostStreamProgress {
   std::mutex mutex;
   std::condition_variable workAvailable;  // the worker waits on it for tasks
   std::condition_variable taskFinished;   // synchronize() and events wait on it
-  std::deque<std::function<void()>> queue;
+  std::deque<HostTask> queue;
   uint64_t enqueuedCount = 0;
   uint64_t completedCount = 0;
+  // The lowest count a sleeping waiter waits for: the worker wakes them when it gets there,
+  // not at every task (a caller synchronizing a series of operations slept through the rest).
+  uint64_t lowestAwaited = UINT64_MAX;
   bool stopping = false;
 
   void waitForCompleted(uint64_t count);
@@ -67,8 +79,11 @@ class HostStream {
       task();
       return;
     }
-    enqueueOnWorker(std::function<void()>(std::forward<Task>(task)));
+    enqueueOnWorker(HostTask{std::function<void()>(std::forward<Task>(task)), nullptr, 0});
   }
+  // Work enqueued after this runs once `flag` has reached `value`.  Consecutive waits for one
+  // flag are waited for together: the worker sleeps until the last one's value.
+  void waitFlag(std::shared_ptr<HostStreamFlag::Counter> flag, uint64_t value);
   // Blocks until every task enqueued before this call has run.
   void synchronize();
   // Whether every task enqueued so far has run.
@@ -81,7 +96,7 @@ class HostStream {
   void waitEvent(const HostEvent& event);
 
  private:
-  void enqueueOnWorker(std::function<void()> task);
+  void enqueueOnWorker(HostTask task);
   void runWorker();
 
   const Mode mode_;
