@@ -389,6 +389,39 @@ TEST(HostStreamFlag, AStreamWaitsUntilTheFlagReachesItsValue) {
   EXPECT_TRUE(device.destroyStream(stream).isOk());
 }
 
+// Waits for one flag queued back to back are waited for together, and the work behind them
+// still runs only once the flag has reached the last of them; two streams waiting for different
+// values of one flag are each released at their own (a raise wakes only waiters it satisfies).
+TEST(HostStreamFlag, BackToBackWaitsHoldWorkUntilTheLastValue) {
+  HostDevice device;
+  StreamHandle stream = nullptr, other = nullptr;
+  ASSERT_TRUE(device.createStream(&stream).isOk());
+  ASSERT_TRUE(device.createStream(&other).isOk());
+  std::unique_ptr<StreamFlag> flag, gate;
+  ASSERT_TRUE(device.createStreamFlag(&flag).isOk());
+  ASSERT_TRUE(device.createStreamFlag(&gate).isOk());
+  // The gate keeps the worker from taking the first wait before the others are queued.
+  ASSERT_TRUE(device.streamWaitFlag(stream, *gate, 1).isOk());
+  for (uint64_t value = 1; value <= 3; ++value) ASSERT_TRUE(device.streamWaitFlag(stream, *flag, value).isOk());
+  int cell = 0;
+  static const int kOne = 1;
+  ASSERT_TRUE(device.copyAsync(&cell, &kOne, sizeof cell, stream).isOk());
+  ASSERT_TRUE(device.streamWaitFlag(other, *flag, 1).isOk());
+  gate->raise(1);
+  flag->raise(1);
+  EXPECT_TRUE(device.synchronizeStream(other).isOk()) << "the other stream's wait for 1 was not released";
+  flag->raise(2);
+  pause();
+  bool idle = true;
+  ASSERT_TRUE(device.queryStream(stream, &idle).isOk());
+  EXPECT_FALSE(idle);
+  EXPECT_EQ(cell, 0) << "work behind a wait for 3 ran at 2";
+  flag->raise(3);
+  EXPECT_TRUE(device.synchronizeStream(stream).isOk());
+  EXPECT_EQ(cell, 1);
+  for (StreamHandle s : {stream, other}) EXPECT_TRUE(device.destroyStream(s).isOk());
+}
+
 TEST(HostInlineStream, RunsWorkBeforeEnqueueingReturns) {
   HostDevice device;
   ASSERT_TRUE(device.hasInlineStreams());
