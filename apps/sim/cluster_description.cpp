@@ -223,13 +223,15 @@ std::vector<FormedIsland> formedIslands(const ClusterDescription& cluster, hetcc
       const IslandDescription& island = cluster.islands[i];
       hetccl::LinkCost link = island.intraNode;
       if (island.nodes > 1) link = slower(link, cluster.network);
-      formed.push_back(FormedIsland{static_cast<int>(i), island.nodes * island.ranksPerNode, link});
+      formed.push_back(
+          FormedIsland{static_cast<int>(i), island.nodes * island.ranksPerNode, link, island.library != "none"});
     }
     return formed;
   }
   for (const auto& [island, node] : nodesInRankOrder(cluster)) {
     (void)node;
-    formed.push_back(FormedIsland{island, cluster.islands[island].ranksPerNode, cluster.islands[island].intraNode});
+    const IslandDescription& declared = cluster.islands[island];
+    formed.push_back(FormedIsland{island, declared.ranksPerNode, declared.intraNode, declared.library != "none"});
   }
   return formed;
 }

@@ -93,6 +93,7 @@ struct FormedIsland {
   int declared = 0;  // index into ClusterDescription::islands
   int ranks = 0;
   hetccl::LinkCost link;  // the slowest link inside it
+  bool library = false;   // its vendor library runs its collective steps
 };
 // The formed islands, in topologyOf's island order.
 std::vector<FormedIsland> formedIslands(const ClusterDescription& cluster, hetccl::IslandScope scope);

@@ -40,10 +40,9 @@ std::string boundRatio(const SizePrediction& row, double seconds) {
 }
 
 hetccl_apps::Json boundJson(const AllReduceBound& bound) {
-  return hetccl_apps::Json{
-      {"total_us", predicted(bound.total * 1e6)},   {"overlapped_us", predicted(bound.overlapped * 1e6)},
-      {"island_us", predicted(bound.island * 1e6)}, {"cross_us", predicted(bound.cross * 1e6)},
-      {"reduce_us", predicted(bound.reduce * 1e6)}, {"latency_us", predicted(bound.latency * 1e6)}};
+  return hetccl_apps::Json{{"total_us", predicted(bound.total * 1e6)},   {"links_us", predicted(bound.links * 1e6)},
+                           {"cross_us", predicted(bound.cross * 1e6)},   {"uplink_us", predicted(bound.uplink * 1e6)},
+                           {"reduce_us", predicted(bound.reduce * 1e6)}, {"phases_us", predicted(bound.phases * 1e6)}};
 }
 
 hetccl_apps::Json breakdownJson(const hetccl::CostBreakdown& b) {
@@ -87,8 +86,8 @@ void printTable(std::ostream& out, const ReportContext& context, const std::vect
       << (context.tuning.forced ? hetccl::algorithmName(*context.tuning.forced) : "auto") << ", chunk "
       << chunkSetting(context.tuning) << ", depth " << context.tuning.pipelineDepth
       << "; time in us, busbw in GB/s, xbnd: time / bound\n";
-  out << "# bound: all-reduce lower bound (island + cross-island + reduce + 2 log2 latency terms, phases not "
-         "overlapped; docs/SIM.md)\n";
+  out << "# bound: all-reduce lower bound, no plan of the cost model takes less (the largest of the links, "
+         "cross-island, uplink and reduce floors; docs/SIM.md)\n";
   // Algorithm names over their two columns; "-" where the algorithm cannot run.
   out << "#" << std::string(23, ' ');
   for (hetccl::Algorithm algorithm : hetccl::allAlgorithms()) {
@@ -138,9 +137,11 @@ void printExplanation(std::ostream& out, const std::vector<SizePrediction>& rows
                   b.depth, b.pipelines ? b.pipelines - 1 : 0, b.latency * 1e6, b.latencyInIsland * 1e6,
                   b.latencyAcross * 1e6, b.busiest * 1e6, b.busiestResource);
     if (row.hasBound)
-      out << format("# %13s bound: %.1f us = island %.1f + cross %.1f + reduce %.1f + latency %.1f; overlapped %.1f\n",
-                    "", row.bound.total * 1e6, row.bound.island * 1e6, row.bound.cross * 1e6, row.bound.reduce * 1e6,
-                    row.bound.latency * 1e6, row.bound.overlapped * 1e6);
+      out << format(
+          "# %13s bound: %.1f us = max(links %.1f, cross %.1f, uplink %.1f, reduce %.1f); phases %.1f (not a "
+          "bound)\n",
+          "", row.bound.total * 1e6, row.bound.links * 1e6, row.bound.cross * 1e6, row.bound.uplink * 1e6,
+          row.bound.reduce * 1e6, row.bound.phases * 1e6);
   }
 }
 

@@ -111,27 +111,6 @@ TEST(SimDescription, NodeScopeFormsAnIslandPerNode) {
   EXPECT_DOUBLE_EQ(costs.interIsland.beta, 1 / 25e9);
 }
 
-// The bound's terms by hand: 2 islands of 4 at 100 GB/s, 1 GB/s and 20 us between them.
-TEST(SimBound, TermsFollowTheFormulas) {
-  ClusterDescription cluster;
-  DescriptionError error;
-  ASSERT_TRUE(
-      parse("island a nodes=1 ranks_per_node=4 intra=100GB/s:1us\n"
-            "island b nodes=1 ranks_per_node=4 intra=50GB/s:2us\n"
-            "link inter 1GB/s:20us\nreduce 500GB/s\nstep_overhead 5us\n",
-            &cluster, &error))
-      << error.describe();
-  const double n = 1e9;
-  const AllReduceBound bound = allReduceBound(formedIslands(cluster, hetccl::IslandScope::Node),
-                                              costParametersOf(cluster, hetccl::IslandScope::Node), n);
-  EXPECT_DOUBLE_EQ(bound.island, 2 * 3.0 / 4 * n / 50e9);  // the slower island
-  EXPECT_DOUBLE_EQ(bound.cross, 2 * 1.0 / 2 * (n / 4) / 1e9);
-  EXPECT_DOUBLE_EQ(bound.reduce, 7.0 / 8 * n / 500e9);
-  EXPECT_DOUBLE_EQ(bound.latency, 2 * 2 * (2e-6 + 5e-6) + 2 * 1 * (20e-6 + 5e-6));
-  EXPECT_DOUBLE_EQ(bound.total, bound.island + bound.cross + bound.reduce + bound.latency);
-  EXPECT_DOUBLE_EQ(bound.overlapped, bound.cross + bound.latency);
-}
-
 TEST(SimDescription, IntraIslandCostIsTheSlowestLinkInsideAnyIsland) {
   ClusterDescription cluster;
   DescriptionError error;
