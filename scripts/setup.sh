@@ -6,7 +6,8 @@ packages=(build-essential cmake pkg-config clang-format git openmpi-bin libopenm
           libgtest-dev libbenchmark-dev nlohmann-json3-dev python3-matplotlib slurm-wlm munge
           clang libclang-rt-dev  # clang and its libFuzzer/sanitizer runtimes: scripts/run-fuzz.sh
           python3-torch libtorch-dev python3-dev pybind11-dev  # the torch.distributed backend
-          iproute2 util-linux)  # scripts/test-cluster.sh: ip, tc, unshare
+          iproute2 util-linux  # scripts/test-cluster.sh: ip, tc, unshare
+          libsimgrid-dev simgrid)  # SimGrid's SMPI: scripts/smpi-check.sh
 # HIP is optional: HETCCL_SETUP_HIP=1 (CI sets it) adds Debian's hipcc (~650 MB) so that the
 # HIP device module is compiled too.
 if [ "${HETCCL_SETUP_HIP:-0}" = 1 ]; then packages+=(hipcc libamdhip64-dev rocm-device-libs); fi

@@ -193,9 +193,6 @@ bool parseClusterDescription(std::istream& input, ClusterDescription* cluster, D
   return true;
 }
 
-namespace {
-
-// The node order of the layout: (declared island, node within it) in rank order.
 std::vector<std::pair<int, int>> nodesInRankOrder(const ClusterDescription& cluster) {
   std::vector<std::pair<int, int>> order;
   const int islands = static_cast<int>(cluster.islands.size());
@@ -211,8 +208,6 @@ std::vector<std::pair<int, int>> nodesInRankOrder(const ClusterDescription& clus
   }
   return order;
 }
-
-}  // namespace
 
 const char* islandScopeName(hetccl::IslandScope scope) { return scope == hetccl::IslandScope::Node ? "node" : "job"; }
 

@@ -39,6 +39,7 @@
 
 #include <istream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "algorithms/cost_model.h"
@@ -82,6 +83,10 @@ struct DescriptionError {
 constexpr int kMaxSimulatedRanks = 1 << 20;
 
 bool parseClusterDescription(std::istream& input, ClusterDescription* cluster, DescriptionError* error);
+
+// The node order of the layout: (declared island, node within it) in rank order; each node's
+// ranks are consecutive.
+std::vector<std::pair<int, int>> nodesInRankOrder(const ClusterDescription& cluster);
 
 // Ranks numbered by the layout; islands as `scope` forms them, numbered by first rank.
 hetccl::TopologyView topologyOf(const ClusterDescription& cluster, hetccl::IslandScope scope);

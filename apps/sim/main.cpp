@@ -9,11 +9,30 @@
 #include "sim/cluster_description.h"
 #include "sim/report.h"
 #include "sim/sim_options.h"
+#include "sim/smpi_platform.h"
 #include "sim/sweep.h"
 
 namespace {
 
 constexpr int kBadInput = 2;
+
+int writeSmpiPlatform(const std::string& prefix, const hetccl_sim::ClusterDescription& cluster,
+                      hetccl::IslandScope scope) {
+  const hetccl_sim::SmpiPlatform platform = hetccl_sim::smpiPlatformOf(cluster, scope);
+  const std::pair<std::string, const std::string*> files[] = {{prefix + ".xml", &platform.xml},
+                                                              {prefix + ".hosts", &platform.hostfile},
+                                                              {prefix + ".vendors", &platform.vendors}};
+  for (const auto& [path, text] : files) {
+    std::ofstream out(path);
+    out << *text;
+    if (!out.flush()) {
+      std::cerr << "hetccl-sim: cannot write " << path << "\n";
+      return kBadInput;
+    }
+  }
+  std::cout << "hetccl-sim: wrote " << prefix << ".xml, .hosts, .vendors (" << cluster.rankCount() << " ranks)\n";
+  return 0;
+}
 
 int run(int argc, const char* const* argv) {
   using namespace hetccl_sim;
@@ -58,6 +77,8 @@ int run(int argc, const char* const* argv) {
     return kBadInput;
   }
   if (options.islandScope) scope = *options.islandScope;
+
+  if (!options.smpiPlatformPrefix.empty()) return writeSmpiPlatform(options.smpiPlatformPrefix, cluster, scope);
 
   ReportContext context;
   const hetccl::TopologyView topology = topologyOf(cluster, scope);

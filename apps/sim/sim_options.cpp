@@ -26,7 +26,15 @@ bool parseCollective(const std::string& name, hetccl::Collective* collective) {
 
 using hetccl_apps::Argument;
 
-enum LongOnlyKey : int { kChunk = hetccl_apps::kLongOnlyKey, kDepth, kJson, kIslandScope, kExplain, kAccumulate };
+enum LongOnlyKey : int {
+  kChunk = hetccl_apps::kLongOnlyKey,
+  kDepth,
+  kJson,
+  kIslandScope,
+  kExplain,
+  kAccumulate,
+  kSmpiPlatform
+};
 
 const std::vector<hetccl_apps::Flag>& simFlags() {
   static const std::vector<hetccl_apps::Flag> flags = [] {
@@ -45,6 +53,9 @@ const std::vector<hetccl_apps::Flag>& simFlags() {
          "half/bfloat16 all-reduce and reduce-scatter: float32 prices\nfp32 accumulation (HETCCL_ACCUMULATE; "
          "--explain then shows\nits float32 phase)"},
         {kJson, "json", nullptr, "JSON instead of the table"},
+        {kSmpiPlatform, "smpi-platform", "PREFIX",
+         "write the cluster as a SimGrid platform instead: PREFIX.xml,\nPREFIX.hosts (hostfile, rank order), "
+         "PREFIX.vendors\n(HETCCL_EMULATE_VENDORS) for smpirun (docs/SIM.md)"},
         {'h', "help", nullptr, "this text"},
     };
     all.insert(all.end(), own.begin(), own.end());
@@ -74,6 +85,10 @@ std::string applyFlag(const Argument& a, SimOptions& o) {
     case kChunk: return hetccl_apps::readByteSize(a, 1, &o.chunkBytes);
     case kDepth: return hetccl_apps::readInteger(a, 1, 64, &o.pipelineDepth);
     case kJson: o.json = true; return "";
+    case kSmpiPlatform:
+      if (a.value.empty()) return hetccl_apps::invalidValue(a, "a file name prefix");
+      o.smpiPlatformPrefix = a.value;
+      return "";
     case kExplain: o.explain = true; return "";
     case kAccumulate:
       if (a.value != "native" && a.value != "float32") return hetccl_apps::invalidValue(a, "native or float32");
@@ -128,6 +143,7 @@ std::string simUsage(const std::string& program) {
   return "usage: " + program +
          " FILE [-b MIN] [-e MAX] [-f FACTOR] [-c COLLECTIVE] [-t TYPE] [--chunk BYTES] [--depth D]\n"
          "       [--island-scope node|job] [--accumulate native|float32] [--explain] [--json]\n"
+         "       [--smpi-platform PREFIX]\n"
          "  FILE is a cluster description (see docs/SIM.md)\n" +
          hetccl_apps::describeFlags(simFlags()) +
          "HETCCL_ALGO, HETCCL_CHUNK_BYTES, HETCCL_PIPELINE_DEPTH, HETCCL_ISLAND_SLICES and HETCCL_ISLAND_SCOPE act as "

@@ -1,6 +1,6 @@
 // Command line of hetccl-sim:
 //   hetccl-sim FILE [-b MIN] [-e MAX] [-f FACTOR] [-c COLLECTIVE] [-t TYPE] [--chunk BYTES]
-//              [--depth D] [--island-scope node|job] [--explain] [--json]
+//              [--depth D] [--island-scope node|job] [--explain] [--json] [--smpi-platform PREFIX]
 // Sizes as hetccl-perf's (nccl-tests': total bytes of the larger buffer, K/M/G binary
 // suffixes).  --chunk, --depth and --island-scope override HETCCL_CHUNK_BYTES,
 // HETCCL_PIPELINE_DEPTH and HETCCL_ISLAND_SCOPE, which the sim reads as the library does (so
@@ -36,6 +36,9 @@ struct SimOptions {
   // accumulation (algorithms/accumulation.h), as HETCCL_ACCUMULATE=float32 runs it.
   bool accumulate = false;
   bool json = false;
+  // --smpi-platform PREFIX: write PREFIX.xml, PREFIX.hosts and PREFIX.vendors (sim/smpi_platform.h)
+  // instead of the table.
+  std::string smpiPlatformPrefix;
   bool help = false;
 };
 

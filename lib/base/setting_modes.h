@@ -25,6 +25,21 @@ enum class GpuAwareMpiOverride : int { Detect, No, Yes };
 // wait for the host, else Caller.
 enum class ProgressMode : int { Auto, Thread, Caller };
 
+// HETCCL_WAIT: how an operation waits for its transfers when nothing moved.  Poll: test them
+// with a back-off (runtime/backoff.h); Block: sleep inside the transport until one completes
+// (MPI_Waitany), for a simulator that charges every test (SimGrid's SMPI) and for ranks that
+// outnumber cores.  A blocked wait cannot time out or be aborted.
+enum class WaitMode : int { Poll, Block };
+
+// HETCCL_HOST_STREAMS: the host device's streams run their tasks on a worker thread each, as a
+// GPU stream runs beside the host (Worker), or on the thread that enqueues them (Inline: no
+// threads, for a simulator whose ranks are threads it schedules itself).
+enum class HostStreamMode : int { Worker, Inline };
+
+// HETCCL_NODE_NAME: what names a rank's node: the host name (Host), or MPI_Get_processor_name
+// (Mpi: a simulator's hosts, or an MPI that names nodes differently from the kernel).
+enum class NodeNameSource : int { Host, Mpi };
+
 // HETCCL_ACCUMULATE: how float16 and bfloat16 sums and averages accumulate.  Native: in the
 // type itself, rounded at every hop (NCCL's behaviour); Float32: partial sums travel and are
 // reduced in float32 and rounded once (core/accumulation.h).

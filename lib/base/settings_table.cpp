@@ -131,6 +131,18 @@ std::vector<SettingSpec> buildTable() {
                 "who runs operations: `thread` = a progress thread per communicator, calls return once enqueued "
                 "(as NCCL's); `caller` = the calling thread, calls return when done; `auto` = thread when MPI "
                 "provides `MPI_THREAD_MULTIPLE`, else caller"),
+      enumEntry(Id::Wait, "HETCCL_WAIT", {choice("poll", WaitMode::Poll), choice("block", WaitMode::Block)}, "poll",
+                "how an operation waits for its transfers: `poll` tests them with a back-off; `block` sleeps in "
+                "`MPI_Waitany` until one completes (for simulators such as SimGrid's SMPI, which charge every test; "
+                "a blocked wait cannot time out or be aborted)"),
+      enumEntry(Id::HostStreams, "HETCCL_HOST_STREAMS",
+                {choice("worker", HostStreamMode::Worker), choice("inline", HostStreamMode::Inline)}, "worker",
+                "the host device's streams: `worker` = a thread each, as a GPU stream; `inline` = tasks run on the "
+                "thread that enqueues them (no threads: for a simulator; use with `HETCCL_PROGRESS=caller`)"),
+      enumEntry(Id::NodeName, "HETCCL_NODE_NAME",
+                {choice("host", NodeNameSource::Host), choice("mpi", NodeNameSource::Mpi)}, "host",
+                "what names a rank's node: `host` = the host name; `mpi` = `MPI_Get_processor_name` up to its first "
+                "dot (a simulator's hosts)"),
       rangeEntry(Id::InlineBytes, "HETCCL_INLINE_BYTES", K::ByteSize, 0, LLONG_MAX, "64K",
                  "a collective of at most this many bytes on an idle stream, with nothing queued, runs on the "
                  "calling thread and is complete when the call returns (host-reachable memory only); 0 turns this "

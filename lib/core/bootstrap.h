@@ -70,6 +70,9 @@ class Bootstrap {
   virtual Status send(const void* data, size_t bytes, int peer) = 0;
   virtual Status recv(void* data, size_t bytes, int peer) = 0;
   virtual double seconds() const = 0;  // a wall clock, for the link probe
+  // The wire's name for this member's node (MPI_Get_processor_name), for HETCCL_NODE_NAME=mpi;
+  // "" when the wire has none (the host name is used then).
+  virtual std::string nodeName() const { return ""; }
 
   // The wire the plans' messages travel on (made once, by creation), its messages split at
   // `maxMessageBytes` where the wire needs it.

@@ -246,6 +246,13 @@ std::unique_ptr<Transport> MpiBootstrap::makeWire(size_t maxMessageBytes) {
 // from Open MPI 5), MPICH's MPIX_GPU_query_support (from 4.0).  Compiled-in support alone is
 // not enough: the queries answer for the run (UCX or the CUDA/ROCm components may be missing
 // at run time).
+std::string MpiBootstrap::nodeName() const {
+  char name[MPI_MAX_PROCESSOR_NAME] = {};
+  int length = 0;
+  if (MPI_Get_processor_name(name, &length) != MPI_SUCCESS) return "";
+  return std::string(name, static_cast<size_t>(length));
+}
+
 bool MpiBootstrap::wireReadsDeviceMemory(const std::string& deviceKind) {
   int aware = 0;
   if (deviceKind == "cuda") {

@@ -38,6 +38,7 @@ class MpiBootstrap : public Bootstrap {
   Status send(const void* data, size_t bytes, int peer) override;
   Status recv(void* data, size_t bytes, int peer) override;
   double seconds() const override { return MPI_Wtime(); }
+  std::string nodeName() const override;
   std::unique_ptr<Transport> makeWire(size_t maxMessageBytes) override;
   const char* wireName() const override { return "mpi"; }
   bool wireReadsDeviceMemory(const std::string& deviceKind) override;

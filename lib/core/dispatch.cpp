@@ -118,6 +118,13 @@ struct PlanRun {
   ExecutionSettings gatherExecution;
 };
 
+// How the executor runs a plan with chunks of `chunkBytes`: the communicator's depth, timeout
+// and way of waiting.
+ExecutionSettings executionSettings(const hetcclComm& comm, size_t chunkBytes) {
+  return ExecutionSettings{chunkBytes, comm.settings.pipelineDepth, comm.settings.timeoutSeconds,
+                           comm.settings.wait == WaitMode::Block};
+}
+
 // "hetccl all-reduce of 1000 float32 (operation 7): " and the like, before a failure met by a
 // run that may have been queued long before: the message must say which call it was.
 Status describeFailure(const PlanRun& run, uint64_t operation, const Status& failure) {
@@ -262,9 +269,8 @@ Status runAccumulatedCollective(hetcclComm& comm, const CollectiveCall& call, St
   run.accumulated = plans;
   run.gatherTagBase = collectiveTagBase(comm, comm.collectiveSequence++);
   run.collectiveNumber = comm.collectiveSequence;
-  const int depth = comm.settings.pipelineDepth;
-  run.execution = ExecutionSettings{plans->choice.reduce.chunkBytes, depth, comm.settings.timeoutSeconds};
-  run.gatherExecution = ExecutionSettings{plans->choice.gather.chunkBytes, depth, comm.settings.timeoutSeconds};
+  run.execution = executionSettings(comm, plans->choice.reduce.chunkBytes);
+  run.gatherExecution = executionSettings(comm, plans->choice.gather.chunkBytes);
   const bool islandSteps = hasIslandSteps(*plans->reduce) || (plans->gather && hasIslandSteps(*plans->gather));
   const bool inlineRun = !islandSteps && runsInline(comm, plans->bufferCount * sizeof(float), streams, *plans->reduce);
   return launch(comm, std::move(run), streams, inlineRun);
@@ -300,8 +306,7 @@ Status runCollective(hetcclComm& comm, const CollectiveCall& call, StreamList st
   comm.lastPredictedSeconds = planned.choice.predictedSeconds;
   PlanRun run = collectiveRun(comm, call);
   run.plan = planned.plan;
-  run.execution =
-      ExecutionSettings{planned.choice.chunkBytes, comm.settings.pipelineDepth, comm.settings.timeoutSeconds};
+  run.execution = executionSettings(comm, planned.choice.chunkBytes);
   const bool inlineRun = runsInline(comm, operationBytes(call, comm.nranks), streams, *planned.plan);
   return launch(comm, std::move(run), streams, inlineRun);
 }
@@ -337,8 +342,7 @@ Status runPointToPoint(hetcclComm& comm, const std::vector<PointToPointCall>& ca
   HETCCL_TRACE("point-to-point group: %s", describePlan(*run.plan).c_str());
   run.type = ElementType::Uint8;
   run.tagBase = pointToPointTagBase();
-  run.execution =
-      ExecutionSettings{comm.settings.chunkBytes, comm.settings.pipelineDepth, comm.settings.timeoutSeconds};
+  run.execution = executionSettings(comm, comm.settings.chunkBytes);
   // Never inline: a send that waits for its receiver would block a caller that NCCL lets go
   // on to post the matching receive.
   return launch(comm, std::move(run), streams, false);

@@ -17,9 +17,12 @@ namespace {
 Status selectDevice(std::unique_ptr<Device>* device) {
   DeviceRequest request = DeviceRequest::Auto;
   HETCCL_TRY(readEnum(SettingId::Device, &request));
+  HostStreamMode streams = HostStreamMode::Worker;
+  HETCCL_TRY(readEnum(SettingId::HostStreams, &streams));
+  const bool inlineStreams = streams == HostStreamMode::Inline;
   if (request == DeviceRequest::Host || request == DeviceRequest::HostStrict) {
     const bool strict = request == DeviceRequest::HostStrict;
-    *device = makeHostDevice(strict);
+    *device = makeHostDevice(strict, inlineStreams);
     HETCCL_INFO("device: %s (HETCCL_DEVICE=%s)", strict ? "host-strict" : "host", strict ? "host-strict" : "host");
     return Status::ok();
   }
@@ -39,7 +42,7 @@ Status selectDevice(std::unique_ptr<Device>* device) {
     }
     HETCCL_INFO("device: no %s device (%s)", backend, loaded.message().c_str());
   }
-  *device = makeHostDevice();
+  *device = makeHostDevice(false, inlineStreams);
   HETCCL_INFO("device: host (HETCCL_DEVICE=auto, no GPU backend available)");
   return Status::ok();
 }

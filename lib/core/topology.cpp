@@ -7,6 +7,7 @@
 #include <map>
 
 #include "base/rank_list.h"
+#include "base/setting_modes.h"
 #include "base/settings_reader.h"
 
 namespace hetccl {
@@ -72,6 +73,15 @@ Status describeThisRank(Bootstrap& members, const std::string& deviceVendor, con
   *descriptor = RankDescriptor{};
   char host[64] = "?";
   gethostname(host, sizeof host - 1);
+  // Under a simulator (SimGrid's SMPI) every rank runs on this one host; the wire's name is
+  // the simulated host the rank was placed on, which is what its links are.  Up to its first
+  // dot, as `hostname -s`: a simulated platform names a rank's host NODE.gpuL
+  // (apps/sim/smpi_platform.h), a real MPI may give a fully qualified name.
+  NodeNameSource nodeNameSource = NodeNameSource::Host;
+  HETCCL_TRY(readEnum(SettingId::NodeName, &nodeNameSource));
+  std::string wireName = nodeNameSource == NodeNameSource::Mpi ? members.nodeName() : "";
+  wireName = wireName.substr(0, wireName.find('.'));
+  if (!wireName.empty()) copyText(host, sizeof host, wireName);
   copyText(descriptor->host, sizeof descriptor->host, host);
   copyText(descriptor->node, sizeof descriptor->node, host);
   copyText(descriptor->vendor, sizeof descriptor->vendor, deviceVendor);

@@ -60,6 +60,7 @@ Status Executor::run(const RankPlan& plan, const PlanBuffers& buffers, ElementTy
   pipelineDepth_ = std::clamp(settings.pipelineDepth, 1, kMaxPipelineDepth);
   tag_ = tagBase;
   timeoutSeconds_ = settings.timeoutSeconds;
+  blockInTransport_ = settings.blockInTransport;
   islandInFlight_.clear();
   islandStreamJoined_ = false;
   // Phase by phase, without building their list (one allocation less per small operation).
@@ -193,6 +194,7 @@ Status Executor::runPipelined(const RankPlan& plan, const PlanPhase& phase) {
     anyActive = false;
     bool progressed = false;
     mustPoll_ = false;
+    devicePending_ = false;
     idleUntil_ = std::numeric_limits<double>::infinity();
     for (int i = 0; i < depth; ++i) {
       Slot& slot = slots_[i];
@@ -214,7 +216,9 @@ Status Executor::runPipelined(const RankPlan& plan, const PlanPhase& phase) {
       if (timeoutSeconds_ > 0 && idle > timeoutSeconds_) return stuck(plan, idle);
       if (idle > 0 && interruptCheck_) HETCCL_TRY(interruptCheck_());
     }
-    if (progressed) {
+    bool blocked = false;
+    if (!progressed && blockInTransport_ && !devicePending_) HETCCL_TRY(waitForAnyTransfer(depth, &blocked));
+    if (progressed || blocked) {
       backoff.reset();
     } else if (!mustPoll_ && idleUntil_ < std::numeric_limits<double>::infinity()) {
       // Every pending transfer only waits for an emulated link's modelled time: sleep until
@@ -336,11 +340,25 @@ Status Executor::pollSlot(Slot& slot, const RankPlan& plan, bool* progressed) {
   }
   if (slot.deviceWorkEnqueued && !slot.deviceDone->query()) {
     mustPoll_ = true;
+    devicePending_ = true;
     return Status::ok();
   }
   *progressed = true;
   ++slot.step;
   return startStep(slot, plan);
+}
+
+Status Executor::waitForAnyTransfer(int depth, bool* blocked) {
+  waitList_.clear();
+  for (int i = 0; i < depth; ++i)
+    if (slots_[i].active && !slots_[i].waitingForDevice)
+      for (PendingTransfer& pending : slots_[i].transfers)
+        if (pending.transfer) waitList_.push_back(pending.transfer.get());
+  if (waitList_.empty()) {
+    *blocked = false;
+    return Status::ok();
+  }
+  return transport_.waitForAny(waitList_.data(), waitList_.size(), blocked);
 }
 
 Status Executor::stuck(const RankPlan& plan, double idleSeconds) const {

@@ -29,6 +29,10 @@ struct ExecutionSettings {
   int pipelineDepth = 4;
   // A run that makes no progress for this long fails with Code::Timeout; 0: never.
   double timeoutSeconds = 0;
+  // When nothing moved and only transfers are pending, sleep in the transport until one
+  // completes (Transport::waitForAny) instead of polling; such a wait neither times out nor
+  // sees an abort (HETCCL_WAIT=block).
+  bool blockInTransport = false;
 };
 
 // Where the plan's buffers are: index BufferId (input, output, scratch, user buffers...).
@@ -89,6 +93,9 @@ class Executor {
   Status enqueueLocalWork(Slot& slot, const Op& op, const RankPlan& plan);
   Status startStep(Slot& slot, const RankPlan& plan);
   Status pollSlot(Slot& slot, const RankPlan& plan, bool* progressed);
+  // Sleeps in the transport until a pending transfer of the active slots completes; *blocked
+  // false when the transport cannot (the caller polls).
+  Status waitForAnyTransfer(int depth, bool* blocked);
   // The Timeout error of a run stuck for `idleSeconds`, naming the step and the peer waited for.
   Status stuck(const RankPlan& plan, double idleSeconds) const;
 
@@ -116,8 +123,11 @@ class Executor {
   // One polling round's verdict on the transfers still pending: some may complete at any moment
   // (mustPoll_), or all only wait for modelled time, the first until idleUntil_.
   bool mustPoll_ = false;
+  bool devicePending_ = false;  // some slot waits for its device work, which no transport wait sees
   double idleUntil_ = 0;
   double timeoutSeconds_ = 0;
+  bool blockInTransport_ = false;
+  std::vector<Transfer*> waitList_;  // waitForAnyTransfer's, kept for its capacity
 };
 
 }  // namespace hetccl

@@ -28,8 +28,16 @@ class MpiTransfer : public Transfer {
   MpiTransfer(size_t pieces, int peer, int tag)
       : peer_(peer), tag_(tag), more(pieces > 1 ? pieces - 1 : 0, MPI_REQUEST_NULL) {}
   MPI_Request& request(size_t i) { return i == 0 ? first : more[i - 1]; }
+  size_t pieces() const { return more.size() + 1; }
 
   Status test(bool* done) override {
+    // A request already completed elsewhere (waitForAny) is MPI_REQUEST_NULL.  Not handed to
+    // MPI_Test: SimGrid's SMPI leaves the flag unset for a null request.
+    if (std::all_of(more.begin(), more.end(), [](MPI_Request r) { return r == MPI_REQUEST_NULL; }) &&
+        first == MPI_REQUEST_NULL) {
+      *done = true;
+      return Status::ok();
+    }
     int flag = 0;
     if (more.empty()) {
       const int rc = MPI_Test(&first, &flag, MPI_STATUS_IGNORE);
@@ -110,6 +118,28 @@ Status MpiTransport::postPieces(bool isSend, char* buffer, size_t bytes, int pee
                            mpiErrorText(rc).c_str());
   }
   *transfer = std::move(result);
+  return Status::ok();
+}
+
+Status MpiTransport::waitForAny(Transfer* const* transfers, size_t count, bool* blocked) {
+  *blocked = false;
+  // MPI_Waitany takes one array: the pending handles are copied out, and the one it completes
+  // (and frees: MPI_REQUEST_NULL) is written back to its transfer, whose next test() sees it.
+  std::vector<MPI_Request*> owners;
+  for (size_t t = 0; t < count; ++t) {
+    auto* mpi = dynamic_cast<MpiTransfer*>(transfers[t]);
+    if (mpi == nullptr) return Status::ok();  // not ours: the caller polls
+    for (size_t i = 0; i < mpi->pieces(); ++i)
+      if (mpi->request(i) != MPI_REQUEST_NULL) owners.push_back(&mpi->request(i));
+  }
+  *blocked = true;
+  if (owners.empty()) return Status::ok();  // all complete already: the next test says so
+  std::vector<MPI_Request> handles(owners.size());
+  for (size_t i = 0; i < owners.size(); ++i) handles[i] = *owners[i];
+  int index = MPI_UNDEFINED;
+  const int rc = MPI_Waitany(static_cast<int>(handles.size()), handles.data(), &index, MPI_STATUS_IGNORE);
+  if (index != MPI_UNDEFINED) *owners[static_cast<size_t>(index)] = handles[static_cast<size_t>(index)];
+  if (rc != MPI_SUCCESS) return HETCCL_STATUS(Code::SystemError, "MPI_Waitany failed: %s", mpiErrorText(rc).c_str());
   return Status::ok();
 }
 

@@ -26,6 +26,8 @@ class MpiTransport : public Transport {
   int maxTag() const override { return maxTag_; }
   Status postSend(const void* buffer, size_t bytes, int peer, int tag, std::unique_ptr<Transfer>* transfer) override;
   Status postRecv(void* buffer, size_t bytes, int peer, int tag, std::unique_ptr<Transfer>* transfer) override;
+  // MPI_Waitany over every pending request of `transfers` (each transfer's pieces included).
+  Status waitForAny(Transfer* const* transfers, size_t count, bool* blocked) override;
 
  private:
   Status postPieces(bool isSend, char* buffer, size_t bytes, int peer, int tag, std::unique_ptr<Transfer>* transfer);

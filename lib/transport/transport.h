@@ -44,6 +44,14 @@ class Transport {
   virtual int maxTag() const = 0;
   virtual Status postSend(const void* buffer, size_t bytes, int peer, int tag, std::unique_ptr<Transfer>* transfer) = 0;
   virtual Status postRecv(void* buffer, size_t bytes, int peer, int tag, std::unique_ptr<Transfer>* transfer) = 0;
+  // Blocks until at least one of `transfers` (posted here, not yet seen complete) completes,
+  // for a poller that should sleep in the wire rather than test it (HETCCL_WAIT=block: a
+  // simulator charges every test).  *blocked is false when this transport cannot wait on them
+  // (a decorator's transfers, a loopback); the caller then polls as usual.
+  virtual Status waitForAny(Transfer* const* transfers, size_t count, bool* blocked) {
+    *blocked = false;
+    return Status::ok();
+  }
 };
 
 }  // namespace hetccl

@@ -44,6 +44,25 @@ class Gate {
 void pause() { std::this_thread::sleep_for(std::chrono::milliseconds(20)); }
 
 // ---- HostStream ----------------------------------------------------------------------------
+// HETCCL_HOST_STREAMS=inline: every stream, the default one too, runs a task before enqueueing
+// returns, on the enqueuing thread (no worker threads: what a simulator needs).
+TEST(HostDevice, InlineStreamsRunTasksOnTheEnqueuingThread) {
+  HostDevice device(false, /*inlineStreams=*/true);
+  StreamHandle stream = nullptr;
+  ASSERT_TRUE(device.createStream(&stream).isOk());
+  for (StreamHandle target : {stream, StreamHandle{nullptr}}) {
+    int cell = 0;
+    static const int kSeven = 7;
+    ASSERT_TRUE(device.copyAsync(&cell, &kSeven, sizeof cell, target).isOk());
+    EXPECT_EQ(cell, 7) << "the copy had not run when copyAsync returned";
+    EXPECT_EQ(device.lastEnqueuedMark(target), 0u) << "an inline stream has no queue to mark";
+    std::unique_ptr<DeviceEvent> event;
+    ASSERT_TRUE(device.recordEvent(target, &event).isOk());
+    EXPECT_TRUE(event->query());
+  }
+  EXPECT_TRUE(device.destroyStream(stream).isOk());
+}
+
 TEST(HostStream, RunsTasksInFifoOrder) {
   HostStream stream;
   std::vector<int> order;  // touched only by the worker until synchronize() returns

@@ -150,23 +150,24 @@ TEST(HostStream, MarksTellWhetherAnythingWasEnqueuedInBetween) {
   ASSERT_TRUE(device.createStream(&first).isOk());
   ASSERT_TRUE(device.createStream(&second).isOk());
   ASSERT_TRUE(device.createInlineStream(&inlineStream).isOk());
-  int cell = 0;
+  // One cell per stream: two streams' copies into one cell would race (ThreadSanitizer).
+  int firstCell = 0, secondCell = 0, inlineCell = 0, againCell = 0;
   static const int kOne = 1;
-  ASSERT_TRUE(device.copyAsync(&cell, &kOne, sizeof cell, first).isOk());
+  ASSERT_TRUE(device.copyAsync(&firstCell, &kOne, sizeof firstCell, first).isOk());
   const uint64_t mark = device.lastEnqueuedMark(first);
   EXPECT_NE(mark, 0u);
   EXPECT_EQ(device.lastEnqueuedMark(first), mark);
-  ASSERT_TRUE(device.copyAsync(&cell, &kOne, sizeof cell, second).isOk());
+  ASSERT_TRUE(device.copyAsync(&secondCell, &kOne, sizeof secondCell, second).isOk());
   EXPECT_EQ(device.lastEnqueuedMark(first), mark) << "another stream's task changed this one's mark";
-  ASSERT_TRUE(device.copyAsync(&cell, &kOne, sizeof cell, first).isOk());
+  ASSERT_TRUE(device.copyAsync(&firstCell, &kOne, sizeof firstCell, first).isOk());
   EXPECT_GT(device.lastEnqueuedMark(first), mark);
-  ASSERT_TRUE(device.copyAsync(&cell, &kOne, sizeof cell, inlineStream).isOk());
+  ASSERT_TRUE(device.copyAsync(&inlineCell, &kOne, sizeof inlineCell, inlineStream).isOk());
   EXPECT_EQ(device.lastEnqueuedMark(inlineStream), 0u);
   const uint64_t last = device.lastEnqueuedMark(first);
   ASSERT_TRUE(device.destroyStream(first).isOk());
   StreamHandle again = nullptr;
   ASSERT_TRUE(device.createStream(&again).isOk());
-  ASSERT_TRUE(device.copyAsync(&cell, &kOne, sizeof cell, again).isOk());
+  ASSERT_TRUE(device.copyAsync(&againCell, &kOne, sizeof againCell, again).isOk());
   EXPECT_GT(device.lastEnqueuedMark(again), last) << "a new stream repeated a destroyed one's mark";
   for (StreamHandle stream : {second, inlineStream, again}) EXPECT_TRUE(device.destroyStream(stream).isOk());
 }

@@ -300,6 +300,9 @@ const std::vector<VariableCase>& variableCases() {
       {"HETCCL_TIMEOUT", {"0", "2", "1800"}, {"-1", "2s", "1073741825", "forever"}, "an integer from 0 to 1073741824"},
       {"HETCCL_CHECK_CALLS", {"0", "1"}, {"yes", "2", "on"}, "0 or 1"},
       {"HETCCL_ACCUMULATE", {"native", "FLOAT32"}, {"fp32", "float", "1"}, "native or float32"},
+      {"HETCCL_WAIT", {"poll", "BLOCK"}, {"spin", "1", "waitany"}, "poll or block"},
+      {"HETCCL_HOST_STREAMS", {"worker", "Inline"}, {"threads", "0", "sync"}, "worker or inline"},
+      {"HETCCL_NODE_NAME", {"host", "mpi"}, {"hostname", "MPI_Get_processor_name", "2"}, "host or mpi"},
       {"HETCCL_QUEUE_DEPTH", {"1", "1024", "1048576"}, {"0", "-3", "1048577", "deep"}, "an integer from 1 to 1048576"},
   };
   return cases;

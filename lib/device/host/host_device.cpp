@@ -23,7 +23,10 @@ constexpr size_t kPage = 4096;
 
 }  // namespace
 
-HostDevice::HostDevice(bool strict) : strict_(strict) {}
+HostDevice::HostDevice(bool strict, bool inlineStreams)
+    : strict_(strict),
+      streamMode_(inlineStreams ? HostStream::Mode::Inline : HostStream::Mode::Worker),
+      defaultStream_(streamMode_) {}
 
 HostDevice::~HostDevice() {
   // Finish all work before freeing the memory it may touch.
@@ -130,7 +133,7 @@ Status HostDevice::addStream(HostStream::Mode mode, StreamHandle* stream) {
   return Status::ok();
 }
 
-Status HostDevice::createStream(StreamHandle* stream) { return addStream(HostStream::Mode::Worker, stream); }
+Status HostDevice::createStream(StreamHandle* stream) { return addStream(streamMode_, stream); }
 Status HostDevice::createInlineStream(StreamHandle* stream) { return addStream(HostStream::Mode::Inline, stream); }
 
 Status HostDevice::destroyStream(StreamHandle stream) {
@@ -255,6 +258,8 @@ Status HostDevice::convertAsync(void* dst, ElementType to, const void* src, Elem
   return Status::ok();
 }
 
-std::unique_ptr<Device> makeHostDevice(bool strict) { return std::make_unique<HostDevice>(strict); }
+std::unique_ptr<Device> makeHostDevice(bool strict, bool inlineStreams) {
+  return std::make_unique<HostDevice>(strict, inlineStreams);
+}
 
 }  // namespace hetccl

@@ -20,7 +20,9 @@ namespace hetccl {
 
 class HostDevice : public Device {
  public:
-  explicit HostDevice(bool strict = false);
+  // inlineStreams: every stream, the default one too, runs its tasks on the enqueuing thread
+  // (HETCCL_HOST_STREAMS=inline): a process with no threads of hetccl's, as a simulator needs.
+  explicit HostDevice(bool strict = false, bool inlineStreams = false);
   ~HostDevice() override;  // drains and destroys every stream, frees what is still allocated
 
   DeviceKind kind() const override { return DeviceKind::Host; }
@@ -63,6 +65,7 @@ class HostDevice : public Device {
   Status reach(const void* ptr, size_t bytes, void** reachable);
 
   const bool strict_;
+  const HostStream::Mode streamMode_;              // what createStream makes
   StrictMemory strictMemory_;                      // the strict device's device memory
   static std::atomic<uint64_t> streamGeneration_;  // see findStream
   std::mutex mutex_;                               // guards the sets and the stream map, not the streams' work
@@ -72,6 +75,6 @@ class HostDevice : public Device {
   HostStream defaultStream_;
 };
 
-std::unique_ptr<Device> makeHostDevice(bool strict = false);
+std::unique_ptr<Device> makeHostDevice(bool strict = false, bool inlineStreams = false);
 
 }  // namespace hetccl
