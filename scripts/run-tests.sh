@@ -18,6 +18,8 @@ trap finish EXIT
 stage setup "$root/scripts/setup.sh"
 stage build "$root/scripts/build.sh"
 build=${HETCCL_BUILD_DIR:-$root/build}
+# libhetccl and hetccl-perf again, with SimGrid's smpicxx, for the CTest smpi_check_16.
+stage smpi-build "$root/scripts/smpi-build.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 (cd "$build" && stage tests ctest --output-on-failure -j "$(nproc)" "$@")
 if [ "${HETCCL_TSAN:-1}" != 0 ]; then "$root/scripts/run-tsan-tests.sh"; fi
