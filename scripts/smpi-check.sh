@@ -91,10 +91,17 @@ bytes_of() { numfmt --from=iec "$1"; }
 # libhetccl privatised per rank (its globals are per process).
 smpi_flags=(--cfg=smpi/simulate-computation:no --cfg=smpi/test:0 --cfg=smpi/iprobe:0
             --cfg=network/model:CM02 --cfg=network/crosstraffic:0
-            --cfg=smpi/privatize-libs:libhetccl.so.0 --cfg=smpi/host-speed:1Gf)
+            --cfg=smpi/privatize-libs:libhetccl.so.0 --cfg=smpi/host-speed:1Gf
+            # SMPI's default MPI_Allgather (hetccl's bootstrap exchanges) waits on one request
+            # per peer, O(ranks^2) per wait: at 256 ranks creation took over 10 minutes.
+            --cfg=smpi/allgather:rdb)
 export HETCCL_PROGRESS=caller HETCCL_WAIT=block HETCCL_HOST_STREAMS=inline HETCCL_NODE_NAME=mpi HETCCL_DEVICE=host
 export LD_LIBRARY_PATH=$smpi_build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 
+# SMPI copies the program and libhetccl per rank into its temporary directory: one of our own,
+# so that two checks at once do not remove each other's copies.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 status=0
 for shape in $shapes; do
   for n in $ranks; do
@@ -121,6 +128,7 @@ for shape in $shapes; do
       echo "smpi-check: $shape, $n ranks: ${smpirun_extra[*]} $*" >&2
       if ! HETCCL_ISLAND_SCOPE=$scope HETCCL_EMULATE_VENDORS=$(cat "$base.vendors") \
           smpirun -np "$n" -platform "$base.xml" -hostfile "$base.hosts" "${smpi_flags[@]}" "${smpirun_extra[@]}" \
+            --cfg=smpi/tmpdir:"$tmp" \
             "$perf" allreduce -b "$min" -e "$max" -f 16 -n "$iters" -w 1 -c "$check" -J "$json" "$@" > "$json.log" 2>&1; then
         echo "smpi-check: the run failed; its output:" >&2
         tail -30 "$json.log" >&2
