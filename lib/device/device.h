@@ -74,6 +74,8 @@ class Device {
   virtual Status createStream(StreamHandle* stream) = 0;
   virtual Status destroyStream(StreamHandle stream) = 0;
   virtual Status synchronizeStream(StreamHandle stream) = 0;
+  // *event: the event, now recorded on `stream`.  An event of this device already in *event may
+  // be recorded again in place rather than replaced (no allocation); any other is replaced.
   virtual Status recordEvent(StreamHandle stream, std::unique_ptr<DeviceEvent>* event) = 0;
   // Makes `stream` wait for `event` before running work enqueued after this call.
   virtual Status streamWaitEvent(StreamHandle stream, DeviceEvent& event) = 0;

@@ -31,6 +31,9 @@ struct Executor::Slot {
   size_t stepsDone = 0;             // of its current pipeline: the next slot starts after one
   std::vector<Op> ops;              // the current step, cut to this pipeline's chunk
   std::vector<PendingTransfer> transfers;
+  // Completed transfers, handed back to the transport to post the next ones in (no allocation
+  // per transfer), and the step's device event, recorded again at each step.
+  std::vector<std::unique_ptr<Transfer>> spare;
   std::unique_ptr<DeviceEvent> deviceDone;
 };
 
@@ -256,23 +259,24 @@ Status Executor::runPipelined(const RankPlan& plan, const PlanPhase& phase) {
 
 // A Send or receive of the slot's current step: posted, and kept until it lands.
 Status Executor::postTransfer(Slot& slot, const Op& op, char** staging) {
-  const size_t bytes = (op.kind == OpKind::Send ? op.src.count : op.dst.count) * elementSize_;
+  const bool receives = op.kind == OpKind::RecvCopy || op.kind == OpKind::RecvReduce;
+  if (op.kind != OpKind::Send && !receives) return Status::ok();  // local work: enqueueLocalWork
+  const size_t bytes = (receives ? op.dst.count : op.src.count) * elementSize_;
   PendingTransfer pending;
   pending.op = &op;
-  switch (op.kind) {
-    case OpKind::Send:
-      HETCCL_TRY(transport_.postSend(address(op.src), bytes, op.peer, tag_ + slot.index, &pending.transfer));
-      break;
-    case OpKind::RecvCopy:
-      HETCCL_TRY(transport_.postRecv(address(op.dst), bytes, op.peer, tag_ + slot.index, &pending.transfer));
-      break;
-    case OpKind::RecvReduce:
-      pending.reduceInto = &op;
-      pending.staged = *staging;
-      *staging += bytes;  // this pipeline's chunk of the region: no more than runPipelined counted
-      HETCCL_TRY(transport_.postRecv(pending.staged, bytes, op.peer, tag_ + slot.index, &pending.transfer));
-      break;
-    default: return Status::ok();  // local work: enqueueLocalWork
+  if (!slot.spare.empty()) {
+    pending.transfer = std::move(slot.spare.back());
+    slot.spare.pop_back();
+  }
+  if (op.kind == OpKind::Send) {
+    HETCCL_TRY(transport_.postSend(address(op.src), bytes, op.peer, tag_ + slot.index, &pending.transfer));
+  } else if (op.kind == OpKind::RecvCopy) {
+    HETCCL_TRY(transport_.postRecv(address(op.dst), bytes, op.peer, tag_ + slot.index, &pending.transfer));
+  } else {
+    pending.reduceInto = &op;
+    pending.staged = *staging;
+    *staging += bytes;  // this pipeline's chunk of the region: no more than runPipelined counted
+    HETCCL_TRY(transport_.postRecv(pending.staged, bytes, op.peer, tag_ + slot.index, &pending.transfer));
   }
   slot.transfers.push_back(std::move(pending));
   return Status::ok();
@@ -345,7 +349,7 @@ Status Executor::pollSlot(Slot& slot, const RankPlan& plan, bool* progressed) {
         continue;
       }
       *progressed = true;
-      pending.transfer.reset();
+      slot.spare.push_back(std::move(pending.transfer));
       if (const Op* op = pending.reduceInto) {
         // The operand order decides which NaN a max/min keeps: partners must agree (plan.h).
         const auto operands = reductionOperands<const char*>(*op, address(op->src), pending.staged);

@@ -28,13 +28,22 @@ class MpiTransfer : public Transfer {
   MpiTransfer(size_t pieces, int peer, int tag)
       : peer_(peer), tag_(tag), more(pieces > 1 ? pieces - 1 : 0, MPI_REQUEST_NULL) {}
   MPI_Request& request(size_t i) { return i == 0 ? first : more[i - 1]; }
+  bool complete() const {
+    return first == MPI_REQUEST_NULL &&
+           std::all_of(more.begin(), more.end(), [](MPI_Request r) { return r == MPI_REQUEST_NULL; });
+  }
+  // For a new message, once complete.
+  void reuse(size_t pieces, int peer, int tag) {
+    peer_ = peer;
+    tag_ = tag;
+    more.assign(pieces > 1 ? pieces - 1 : 0, MPI_REQUEST_NULL);
+  }
   size_t pieces() const { return more.size() + 1; }
 
   Status test(bool* done) override {
     // A request already completed elsewhere (waitForAny) is MPI_REQUEST_NULL.  Not handed to
     // MPI_Test: SimGrid's SMPI leaves the flag unset for a null request.
-    if (std::all_of(more.begin(), more.end(), [](MPI_Request r) { return r == MPI_REQUEST_NULL; }) &&
-        first == MPI_REQUEST_NULL) {
+    if (complete()) {
       *done = true;
       return Status::ok();
     }
@@ -106,7 +115,16 @@ MpiTransport::MpiTransport(MPI_Comm comm, size_t maxMessageBytes)
 Status MpiTransport::postPieces(bool isSend, char* buffer, size_t bytes, int peer, int tag,
                                 std::unique_ptr<Transfer>* transfer) {
   const size_t pieces = messagePieceCount(bytes, maxMessageBytes_);
-  auto result = std::make_unique<MpiTransfer>(pieces, peer, tag);
+  // A completed transfer handed back is posted again (the executor keeps its slots' transfers:
+  // a small all-reduce posts two per call, and their allocations showed in its profile).
+  auto* reused = dynamic_cast<MpiTransfer*>(transfer->get());
+  if (reused && !reused->complete()) reused = nullptr;
+  std::unique_ptr<MpiTransfer> fresh;
+  if (reused)
+    reused->reuse(pieces, peer, tag);
+  else
+    fresh = std::make_unique<MpiTransfer>(pieces, peer, tag);
+  MpiTransfer* result = reused ? reused : fresh.get();
   for (size_t i = 0; i < pieces; ++i) {
     size_t offset = i * maxMessageBytes_;
     int length = static_cast<int>(std::min(maxMessageBytes_, bytes - offset));
@@ -117,7 +135,7 @@ Status MpiTransport::postPieces(bool isSend, char* buffer, size_t bytes, int pee
                            isSend ? "MPI_Isend" : "MPI_Irecv", length, isSend ? "to" : "from", peer,
                            mpiErrorText(rc).c_str());
   }
-  *transfer = std::move(result);
+  if (fresh) *transfer = std::move(fresh);
   return Status::ok();
 }
 

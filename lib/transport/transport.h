@@ -42,6 +42,9 @@ class Transport {
   virtual int size() const = 0;
   // The largest tag value the executor may use (tags 0..maxTag()).
   virtual int maxTag() const = 0;
+  // *transfer receives the posted transfer.  What it held must be complete (or empty): a
+  // transfer of this transport there may be reused in place (no allocation), anything else
+  // is replaced.
   virtual Status postSend(const void* buffer, size_t bytes, int peer, int tag, std::unique_ptr<Transfer>* transfer) = 0;
   virtual Status postRecv(void* buffer, size_t bytes, int peer, int tag, std::unique_ptr<Transfer>* transfer) = 0;
   // Blocks until at least one of `transfers` (posted here, not yet seen complete) completes,

@@ -63,6 +63,36 @@ TEST(HostDevice, InlineStreamsRunTasksOnTheEnqueuingThread) {
   EXPECT_TRUE(device.destroyStream(stream).isOk());
 }
 
+// An event handed back to recordEvent is recorded again in place (the executor's per-step
+// event, without an allocation each time), and then answers for its new stream and position.
+TEST(HostDevice, RecordEventReusesAnEventItIsHandedBack) {
+  HostDevice device;
+  StreamHandle busy = nullptr, other = nullptr;
+  ASSERT_TRUE(device.createStream(&busy).isOk());
+  ASSERT_TRUE(device.createStream(&other).isOk());
+  std::unique_ptr<DeviceEvent> event;
+  ASSERT_TRUE(device.recordEvent(other, &event).isOk());
+  const DeviceEvent* first = event.get();
+  EXPECT_TRUE(event->query());
+  std::unique_ptr<StreamFlag> gate;  // holds `busy` until raised
+  ASSERT_TRUE(device.createStreamFlag(&gate).isOk());
+  ASSERT_TRUE(device.streamWaitFlag(busy, *gate, 1).isOk());
+  int cell = 0;
+  static const int kNine = 9;
+  ASSERT_TRUE(device.copyAsync(&cell, &kNine, sizeof cell, busy).isOk());
+  ASSERT_TRUE(device.recordEvent(busy, &event).isOk());
+  EXPECT_EQ(event.get(), first) << "a host event handed back was replaced, not reused";
+  pause();
+  EXPECT_FALSE(event->query()) << "the reused event still answered for its old stream";
+  gate->raise(1);
+  EXPECT_TRUE(event->synchronize().isOk());
+  EXPECT_EQ(cell, 9);
+  ASSERT_TRUE(device.recordEvent(other, &event).isOk());  // back to an idle stream: complete
+  EXPECT_TRUE(event->query());
+  EXPECT_TRUE(device.destroyStream(busy).isOk());
+  EXPECT_TRUE(device.destroyStream(other).isOk());
+}
+
 TEST(HostStream, RunsTasksInFifoOrder) {
   HostStream stream;
   std::vector<int> order;  // touched only by the worker until synchronize() returns

@@ -162,6 +162,12 @@ Status HostDevice::recordEvent(StreamHandle handle, std::unique_ptr<DeviceEvent>
   if (event == nullptr) return HETCCL_STATUS(Code::InvalidArgument, "recordEvent: null output pointer");
   HostStream* stream = nullptr;
   HETCCL_TRY(findStream(handle, &stream));
+  // An event of this device handed back in is recorded again where it is (the executor records
+  // one per step; an allocation each was a visible part of a small operation's cost).
+  if (auto* reused = dynamic_cast<HostEvent*>(event->get())) {
+    stream->recordEvent(reused);
+    return Status::ok();
+  }
   *event = stream->recordEvent();
   return Status::ok();
 }

@@ -20,8 +20,7 @@ void HostStreamProgress::waitForCompleted(uint64_t count) {
 }
 
 bool HostStreamProgress::hasCompleted(uint64_t count) {
-  std::lock_guard<std::mutex> lock(mutex);
-  return completedCount >= count;
+  return completedCount.load(std::memory_order_acquire) >= count;
 }
 
 Status HostEvent::synchronize() {
@@ -62,6 +61,7 @@ void HostStream::enqueueOnWorker(HostTask task) {
 }
 
 void HostStream::synchronize() {
+  if (mode_ == Mode::Inline) return;  // its tasks ran as they were enqueued
   uint64_t target;
   {
     std::lock_guard<std::mutex> lock(progress_->mutex);
@@ -71,13 +71,25 @@ void HostStream::synchronize() {
 }
 
 bool HostStream::idle() {
+  if (mode_ == Mode::Inline) return true;
   std::lock_guard<std::mutex> lock(progress_->mutex);
   return progress_->completedCount == progress_->enqueuedCount;
 }
 
+// An inline stream counts nothing: its events are recorded at 0, complete at once, unlocked.
 std::unique_ptr<HostEvent> HostStream::recordEvent() {
+  if (mode_ == Mode::Inline) return std::make_unique<HostEvent>(progress_, 0);
   std::lock_guard<std::mutex> lock(progress_->mutex);
   return std::make_unique<HostEvent>(progress_, progress_->enqueuedCount);
+}
+
+void HostStream::recordEvent(HostEvent* event) {
+  if (mode_ == Mode::Inline) {
+    event->rerecord(progress_, 0);
+    return;
+  }
+  std::lock_guard<std::mutex> lock(progress_->mutex);
+  event->rerecord(progress_, progress_->enqueuedCount);
 }
 
 void HostStream::waitEvent(const HostEvent& event) {
@@ -108,8 +120,9 @@ void HostStream::runWorker() {
       task.run();
     task = HostTask{};  // release captured state before reporting completion
     lock.lock();
-    state.completedCount += tasks;
-    if (state.completedCount >= state.lowestAwaited) {
+    const uint64_t completed = state.completedCount.load(std::memory_order_relaxed) + tasks;
+    state.completedCount.store(completed, std::memory_order_release);
+    if (completed >= state.lowestAwaited) {
       state.lowestAwaited = UINT64_MAX;
       state.taskFinished.notify_all();
     }

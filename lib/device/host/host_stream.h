@@ -36,7 +36,9 @@ struct HostStreamProgress {
   std::condition_variable taskFinished;   // synchronize() and events wait on it
   std::deque<HostTask> queue;
   uint64_t enqueuedCount = 0;
-  uint64_t completedCount = 0;
+  // Written under the mutex, read without it: it only grows, and an event's query (polled by
+  // the executor at every round) needs no lock to see whether it has got somewhere.
+  std::atomic<uint64_t> completedCount{0};
   // The lowest count a sleeping waiter waits for: the worker wakes them when it gets there,
   // not at every task (a caller synchronizing a series of operations slept through the rest).
   uint64_t lowestAwaited = UINT64_MAX;
@@ -50,6 +52,11 @@ class HostEvent : public DeviceEvent {
  public:
   HostEvent(std::shared_ptr<HostStreamProgress> progress, uint64_t sequence)
       : progress_(std::move(progress)), sequence_(sequence) {}
+  // Recorded again, in place (Device::recordEvent reuses an event it is handed).
+  void rerecord(const std::shared_ptr<HostStreamProgress>& progress, uint64_t sequence) {
+    if (progress_ != progress) progress_ = progress;
+    sequence_ = sequence;
+  }
   bool query() override { return progress_->hasCompleted(sequence_); }
   Status synchronize() override;
   // Blocks the calling thread (a worker, for a cross-stream wait) until the event completes.
@@ -92,6 +99,8 @@ class HostStream {
   // whose tasks have run by the time anyone asks.
   uint64_t lastEnqueuedMark() const { return lastMark_.load(std::memory_order_acquire); }
   std::unique_ptr<HostEvent> recordEvent();
+  // recordEvent into an existing event (of any host stream): no allocation.
+  void recordEvent(HostEvent* event);
   // Tasks enqueued after this call start only once `event` (of any stream) has completed.
   void waitEvent(const HostEvent& event);
 
