@@ -76,13 +76,13 @@ bool HostStream::idle() {
   return progress_->completedCount == progress_->enqueuedCount;
 }
 
-// An inline stream counts nothing: its events are recorded at 0, complete at once, unlocked.
 std::unique_ptr<HostEvent> HostStream::recordEvent() {
-  if (mode_ == Mode::Inline) return std::make_unique<HostEvent>(progress_, 0);
-  std::lock_guard<std::mutex> lock(progress_->mutex);
-  return std::make_unique<HostEvent>(progress_, progress_->enqueuedCount);
+  auto event = std::make_unique<HostEvent>(progress_, 0);
+  recordEvent(event.get());
+  return event;
 }
 
+// An inline stream counts nothing: its events are recorded at 0, complete at once, unlocked.
 void HostStream::recordEvent(HostEvent* event) {
   if (mode_ == Mode::Inline) {
     event->rerecord(progress_, 0);
