@@ -62,6 +62,7 @@ Json linkParametersJson(const InfoReport& report) {
   parameters["step_overhead_us"] = estimate(report.stepOverheadUs);
   parameters["island_uplink_gbps"] =
       report.islandUplinkGBps > 0 ? Json(estimate(report.islandUplinkGBps)) : Json(nullptr);
+  parameters["ranks_per_hardware_thread"] = estimate(report.ranksPerHardwareThread);
   return parameters;
 }
 

@@ -104,6 +104,7 @@ InfoReport collectInfo(const hetccl::CommunicatorDescription& comm, const BuildF
   const hetccl::CostParameters& costs = comm.costs;
   for (const hetccl::LinkClassDescription& link : comm.links) report.links.push_back(describeLinkClass(link));
   report.linkSource = comm.linkSource;
+  report.ranksPerHardwareThread = comm.ranksPerHardwareThread;
   report.reduceGBps = costs.gamma > 0 ? 1.0 / costs.gamma / 1e9 : 0.0;
   report.copyGBps = costs.copyBeta > 0 ? 1.0 / costs.copyBeta / 1e9 : 0.0;
   report.stepOverheadUs = costs.stepOverhead * 1e6;

@@ -87,7 +87,8 @@ struct InfoReport {
   double reduceGBps = 0;             // the cost model's 1 / gamma
   double copyGBps = 0;
   double stepOverheadUs = 0;
-  double islandUplinkGBps = 0;  // an uplink the islands' cross traffic shares; 0: none
+  double islandUplinkGBps = 0;        // an uplink the islands' cross traffic shares; 0: none
+  double ranksPerHardwareThread = 1;  // on the busiest host; > 1: oversubscribed
   BuildFeatures build;
   EffectiveSettings settings;
 };

@@ -78,6 +78,11 @@ std::string linksSection(const InfoReport& report) {
                 report.stepOverheadUs) +
          (report.islandUplinkGBps > 0
               ? format("  an island's cross-island traffic shares an uplink of %g GB/s\n", report.islandUplinkGBps)
+              : std::string()) +
+         (report.ranksPerHardwareThread > 1
+              ? format(
+                    "  %g ranks per hardware thread on one host: the defaults' latency includes a scheduler hand-off\n",
+                    report.ranksPerHardwareThread)
               : std::string());
 }
 

@@ -24,6 +24,7 @@ Status describeCommunicator(hetcclComm_t comm, CommunicatorDescription* descript
   for (int link = 0; link < kLinkClassCount; ++link)
     d.links.push_back(LinkClassDescription{names[link], present[link], c.transportName[link], costs[link]});
   d.linkSource = c.links.source;
+  d.ranksPerHardwareThread = c.links.ranksPerHardwareThread;
   d.costs = c.links.costs;
   d.islandLibrary = c.islandLibrary ? c.islandLibrary->describe() : "none";
   d.progress = comm->progressDescription;

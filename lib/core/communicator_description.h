@@ -31,6 +31,7 @@ struct CommunicatorDescription {
   JobTopology topology;
   std::vector<LinkClassDescription> links;
   std::string linkSource;  // "emulation", "measured", "defaults"
+  double ranksPerHardwareThread = 1;
   CostParameters costs;
   std::string islandLibrary;  // this rank's island's vendor library, or "none"
   std::string progress;       // who runs operations and why: "progress thread (MPI_THREAD_MULTIPLE)", ...

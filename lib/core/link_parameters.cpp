@@ -2,6 +2,8 @@
 
 #include <cstdio>
 #include <cstring>
+#include <map>
+#include <string>
 
 #include "base/log.h"
 #include "base/settings_reader.h"
@@ -27,12 +29,37 @@ bool anyIslandSpansNodes(const JobTopology& topology, bool acrossIslands) {
 
 }  // namespace
 
+double ranksPerHardwareThread(const JobTopology& topology, std::string* busiestHost) {
+  std::map<std::string, int> ranksOnHost;
+  for (const RankDescriptor& rank : topology.ranks) ++ranksOnHost[rank.host];
+  double worst = 1;
+  for (const RankDescriptor& rank : topology.ranks) {
+    if (rank.hardwareThreads <= 0) continue;
+    const double ratio = double(ranksOnHost[rank.host]) / rank.hardwareThreads;
+    if (ratio > worst) {
+      worst = ratio;
+      *busiestHost = rank.host;
+    }
+  }
+  return worst;
+}
+
 Status chooseLinkParameters(Bootstrap& members, const JobTopology& topology, const EmulatedLinks& emulated,
                             LinkParameters* parameters) {
   LinkParameters p;
   p.costs.intraIsland = anyIslandSpansNodes(topology, false) ? kNetworkLink : kSameNodeLink;
   p.costs.interIsland = anyIslandSpansNodes(topology, true) ? kNetworkLink : kSameNodeLink;
   p.source = "defaults";
+  std::string busiestHost;
+  const double oversubscription = ranksPerHardwareThread(topology, &busiestHost);
+  if (oversubscription > 1) {
+    const double handOff = (oversubscription - 1) * kOversubscribedHandOff;
+    p.costs.intraIsland.alpha += handOff;
+    p.costs.interIsland.alpha += handOff;
+    p.ranksPerHardwareThread = oversubscription;
+    HETCCL_INFO("%.3g ranks per hardware thread on %s: each message priced %.0f us more for the scheduler",
+                oversubscription, busiestHost.c_str(), handOff * 1e6);
+  }
   bool probe = false;
   HETCCL_TRY(readBool(SettingId::LinkProbe, &probe));
   if (emulated.any()) {

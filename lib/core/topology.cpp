@@ -3,6 +3,7 @@
 #include <hwloc.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 
@@ -24,6 +25,7 @@ void copyText(char* destination, size_t size, const std::string& text) {
 struct HwlocFacts {
   int numaNode = -1;  // -1: not found
   std::string nics = "-";
+  int hardwareThreads = 0;  // PUs hwloc lists (the ones this process is allowed on)
 };
 
 HwlocFacts discoverWithHwloc() {
@@ -35,6 +37,7 @@ HwlocFacts discoverWithHwloc() {
     hwloc_topology_destroy(topology);
     return facts;
   }
+  facts.hardwareThreads = std::max(0, hwloc_get_nbobjs_by_type(topology, HWLOC_OBJ_PU));
   hwloc_bitmap_t cpus = hwloc_bitmap_alloc();
   if (hwloc_get_cpubind(topology, cpus, HWLOC_CPUBIND_PROCESS) != 0) hwloc_get_last_cpu_location(topology, cpus, 0);
   hwloc_obj_t numa = nullptr;
@@ -60,9 +63,10 @@ HwlocFacts discoverWithHwloc() {
 // reads every PCI device and the PCI name database (libpciaccess), which took seconds per
 // creation under AddressSanitizer, and neither the devices nor the process's NUMA node change
 // while it runs (a program that rebinds itself between creations keeps the first answer).
-void describeWithHwloc(RankDescriptor* descriptor) {
+void describeWithHwloc(RankDescriptor* descriptor, bool realHost) {
   static const HwlocFacts facts = discoverWithHwloc();
   if (facts.numaNode >= 0) descriptor->numaNode = facts.numaNode;
+  if (realHost) descriptor->hardwareThreads = facts.hardwareThreads;
   copyText(descriptor->nics, sizeof descriptor->nics, facts.nics);
 }
 
@@ -90,7 +94,7 @@ Status describeThisRank(Bootstrap& members, const std::string& deviceVendor, con
   descriptor->worldRank = members.jobRank();
   const int worldSize = members.jobSize();
   descriptor->gpuAwareMpi = members.wireReadsDeviceMemory(deviceVendor) ? 1 : 0;
-  describeWithHwloc(descriptor);
+  describeWithHwloc(descriptor, wireName.empty());
   // Emulated vendors and nodes replace what was found (by world rank).
   if (const std::string vendors = readText(SettingId::EmulateVendors); !vendors.empty()) {
     std::vector<std::string> names;

@@ -26,6 +26,9 @@ struct RankDescriptor {
   int gpuAwareMpi = 0;
   int worldRank = 0;
   int emulated = 0;
+  // Hardware threads (hwloc PUs) this process's host lets it run on; 0: unknown (a simulated
+  // host under SMPI, whose real machine's count says nothing about the simulated one).
+  int hardwareThreads = 0;
 };
 
 struct JobTopology {
