@@ -10,7 +10,7 @@ import statistics
 import sys
 
 
-def main(folder):
+def read_cells(folder):
     cells = collections.defaultdict(lambda: collections.defaultdict(list))
     order = []
     for path in sorted(glob.glob(os.path.join(folder, "*.json"))):
@@ -28,6 +28,11 @@ def main(folder):
             cell[name + " in"].append(row["in_place"]["time_us"])
             cell[name + " mpi"].append(mpi)
             cell[name + " ratio"].append(mpi / own if own > 0 else 0.0)
+    return cells, order
+
+
+def main(folder):
+    cells, order = read_cells(folder)
     names = sorted({k.rsplit(" ", 1)[0] for c in cells.values() for k in c})
     for collective, np in sorted(order):
         print(f"\n### {collective}, {np} ranks\n")
@@ -46,5 +51,35 @@ def main(folder):
             print(line)
 
 
+def size_label(size):
+    for unit, factor in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if size >= factor and size % factor == 0:
+            return f"{size // factor} {unit}"
+    return f"{size} B"
+
+
+def matrix(folders):
+    ratios = {}  # (collective, np, name) -> {size: median ratio}
+    for folder in folders:
+        cells, _ = read_cells(folder)
+        for (collective, np, size), cell in cells.items():
+            for key, values in cell.items():
+                name, what = key.rsplit(" ", 1)
+                if what != "ratio" or size == 0:
+                    continue
+                ratios.setdefault((collective, np, name), {}).setdefault(size, statistics.median(values))
+    sizes = sorted({size for row in ratios.values() for size in row})
+    print("| collective, ranks |" + "".join(f" {size_label(s)} |" for s in sizes))
+    print("| --- |" + " ---: |" * len(sizes))
+    names = {name for _, _, name in ratios}
+    for collective, np, name in sorted(ratios):
+        label = f"{collective}, {np}" + (f" ({name})" if len(names) > 1 else "")
+        row = ratios[(collective, np, name)]
+        print(f"| {label} |" + "".join(f" {row[s]:.2f} |" if s in row else " |" for s in sizes))
+
+
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else ".")
+    if len(sys.argv) > 2 and sys.argv[1] == "--matrix":
+        matrix(sys.argv[2:])
+    else:
+        main(sys.argv[1] if len(sys.argv) > 1 else ".")
