@@ -20,12 +20,12 @@
 //   writer       the AlgorithmWriter its file defines
 
 // clang-format off
-HETCCL_ALGORITHM(Ring,                   "ring",        kEveryCollective, AnyIslands,   Flat,          kRingWriter)
-HETCCL_ALGORITHM(Hierarchical,           "hier",        kHierCollectives, AnyIslands,   IslandAware,   kHierWriter)
-HETCCL_ALGORITHM(Torus,                  "torus",       kAllReduceOnly,   EqualIslands, IslandAware,   kTorusWriter)
-HETCCL_ALGORITHM(HierarchicalHalving,    "hier-rhd",    kAllReduceOnly,   AnyIslands,   IslandAware,   kHierRhdWriter)
-HETCCL_ALGORITHM(HierarchicalTree,       "hier-tree",   kAllReduceOnly,   AnyIslands,   IslandAware,   kHierTreeWriter)
-HETCCL_ALGORITHM(HierarchicalDoubleTree, "hier-dbtree", kAllReduceOnly,   AnyIslands,   IslandAware,   kHierDbtreeWriter)
-HETCCL_ALGORITHM(Small,                  "small",       kAllReduceOnly,   AnyIslands,   Flat,          kSmallWriter)
-HETCCL_ALGORITHM(Native,                 "native",      kEveryCollective, OneIsland,    IslandLibrary, kNativeWriter)
+HETCCL_ALGORITHM(Ring,                   "ring",        kEveryCollective,  AnyIslands,   Flat,          kRingWriter)
+HETCCL_ALGORITHM(Hierarchical,           "hier",        kHierCollectives,  AnyIslands,   IslandAware,   kHierWriter)
+HETCCL_ALGORITHM(Torus,                  "torus",       kAllReduceOnly,    EqualIslands, IslandAware,   kTorusWriter)
+HETCCL_ALGORITHM(HierarchicalHalving,    "hier-rhd",    kAllReduceOnly,    AnyIslands,   IslandAware,   kHierRhdWriter)
+HETCCL_ALGORITHM(HierarchicalTree,       "hier-tree",   kAllReduceOnly,    AnyIslands,   IslandAware,   kHierTreeWriter)
+HETCCL_ALGORITHM(HierarchicalDoubleTree, "hier-dbtree", kAllReduceOnly,    AnyIslands,   IslandAware,   kHierDbtreeWriter)
+HETCCL_ALGORITHM(Small,                  "small",       kSmallCollectives, AnyIslands,   Flat,          kSmallWriter)
+HETCCL_ALGORITHM(Native,                 "native",      kEveryCollective,  OneIsland,    IslandLibrary, kNativeWriter)
 // clang-format on

@@ -1,5 +1,7 @@
 #include "algorithms/recursive_doubling.h"
 
+#include "algorithms/small_all_gather.h"
+
 #include <algorithm>
 #include <vector>
 
@@ -112,7 +114,10 @@ void recursiveDoubling(W& w, const PlanRequest& request, int rank) {
 struct RecursiveDoublingWrite {
   template <typename W>
   void operator()(W& w, const PlanRequest& request, const TopologyView&, int rank) const {
-    recursiveDoubling(w, request, rank);
+    if (request.collective == Collective::AllGather)
+      smallAllGather(w, request, rank);
+    else
+      recursiveDoubling(w, request, rank);
   }
 };
 

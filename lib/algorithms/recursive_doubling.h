@@ -12,7 +12,7 @@
 
 namespace hetccl {
 
-// Row "small" (algorithm_list.h).
+// Row "small" (algorithm_list.h): this all-reduce, and the all-gather of small_all_gather.h.
 extern const AlgorithmWriter kSmallWriter;
 RankPlan buildRecursiveDoublingAllReduce(const PlanRequest& request, int rank);
 

@@ -153,7 +153,7 @@ TEST(Communicator, TwoCommunicatorsOverWorld) {
 
 // Settings from the config (not the environment) are honoured and give the same bits.  The
 // config's algorithm overrides HETCCL_ALGO: each check below also EXPECTs that the forced
-// algorithm ran (forced_algorithm.h); "small" has only an all-reduce plan, and with "auto"
+// algorithm ran (forced_algorithm.h); "small" has all-reduce and all-gather plans, and with "auto"
 // the tuner picks one of the names hetcclCommGetAlgorithm documents.
 TEST(Communicator, ConfigChunkDepthAndAlgorithm) {
   for (const char* algorithm : {"auto", "ring", "small"}) {

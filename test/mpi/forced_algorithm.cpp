@@ -33,8 +33,8 @@ std::string forcedAlgorithm(const CommPair& comm) {
 std::string expectedPlanName(const std::string& algorithm, CollectiveKind collective) {
   const bool allReduce = collective == CollectiveKind::AllReduce;
   if (algorithm == "native") return "native";
-  if (algorithm == "torus" || algorithm == "small" || algorithm == "hier-rhd" || algorithm == "hier-tree" ||
-      algorithm == "hier-dbtree")
+  if (algorithm == "small") return allReduce || collective == CollectiveKind::AllGather ? algorithm : "";
+  if (algorithm == "torus" || algorithm == "hier-rhd" || algorithm == "hier-tree" || algorithm == "hier-dbtree")
     return allReduce ? algorithm : "";
   if (algorithm == "hier")
     return collective == CollectiveKind::Reduce || collective == CollectiveKind::AlltoAll ? "" : "hier";
