@@ -80,8 +80,8 @@ class Variation {
 // The ThreadSanitizer pass sets 5 and the ASan pass 6 (scripts/run-tsan-tests.sh,
 // run-asan-tests.sh): under TSan the sweep to 8 took three quarters of that pass's time, while
 // every algorithm, collective and kind of layout (whole, halves, interleaved, singletons, three
-// ways, uneven tail) already runs at 2 to 5 ranks.  A smaller count runs a prefix of the same cases (ranks go up, parameters come from
-// one seeded sequence).
+// ways, uneven tail) already runs at 2 to 5 ranks.  A smaller count runs a prefix of the same
+// cases (ranks go up, parameters come from one seeded sequence).
 int sweepMaxRanks() {
   const char* text = std::getenv("HETCCL_TEST_LOOPBACK_MAX_RANKS");
   if (text == nullptr || *text == '\0') return 8;
