@@ -4,7 +4,8 @@
 # use-after-free between rank threads, stream workers and copy streams fails the run.  No MPI
 # job is started: the ranks are threads over the loopback transport.  The executor's sweep of
 # every plan runs on 1 to 5 ranks here (every algorithm, collective and kind of island layout
-# already runs there; 6 to 8 took 110 of this pass's 210 s), the ASan pass to 6, the plain one to 8.
+# already runs there; 6 to 8 took 110 of this pass's 210 s), to 6 in the ASan pass and to 8 in
+# the plain one.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 source "$root/scripts/stage_clock.sh"
