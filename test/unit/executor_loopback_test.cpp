@@ -85,12 +85,13 @@ class Variation {
 int sweepMaxRanks() {
   const char* text = std::getenv("HETCCL_TEST_LOOPBACK_MAX_RANKS");
   if (text == nullptr || *text == '\0') return 8;
-  const int value = std::atoi(text);
-  if (value < 2 || value > 8) {
+  char* end = nullptr;
+  const long value = std::strtol(text, &end, 10);
+  if (*end != '\0' || value < 2 || value > 8) {
     ADD_FAILURE() << "HETCCL_TEST_LOOPBACK_MAX_RANKS=" << text << ": expected 2 to 8";
     return 8;
   }
-  return value;
+  return static_cast<int>(value);
 }
 
 void expectRuns(const CollectiveCase& c) {
