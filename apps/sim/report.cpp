@@ -120,8 +120,9 @@ void printTable(std::ostream& out, const ReportContext& context, const std::vect
 }
 
 void printExplanation(std::ostream& out, const std::vector<SizePrediction>& rows) {
-  out << "# explain: the pick's time = island steps + max(ceil(M/D) L, L + (M-1) B): M pipelines, D in flight,\n"
-         "# L one pipeline through every step (steps inside islands + steps crossing them), B the busiest resource\n";
+  out << "# explain: the pick's time = island steps + max(W, L + (M-1) B): M pipelines, D in flight, L one\n"
+         "# pipeline through every step (steps inside islands + steps crossing them), B the busiest resource, W\n"
+         "# the latest rank's wait for its first step + ceil(M/D) x its steps (ceil(M/D) L if all work in all)\n";
   for (const SizePrediction& row : rows) {
     const hetccl::CostBreakdown& b = row.pickBreakdown;
     if (b.islandSlices > 1)
@@ -133,9 +134,9 @@ void printExplanation(std::ostream& out, const std::vector<SizePrediction>& rows
     else
       out << format("# %13zu %9s: %.1f us = island steps %.1f + ", row.bytes, hetccl::algorithmName(row.pick.algorithm),
                     b.total * 1e6, b.islandSteps * 1e6);
-    out << format("max(%zu/%d x L, L + %zu x B); L %.1f (in islands %.1f, across %.1f), B %.1f (%s)\n", b.pipelines,
-                  b.depth, b.pipelines ? b.pipelines - 1 : 0, b.latency * 1e6, b.latencyInIsland * 1e6,
-                  b.latencyAcross * 1e6, b.busiest * 1e6, b.busiestResource);
+    out << format("max(W, L + %zu x B); W %.1f (%zu/%d), L %.1f (in islands %.1f, across %.1f), B %.1f (%s)\n",
+                  b.pipelines ? b.pipelines - 1 : 0, b.slotBound * 1e6, b.pipelines, b.depth, b.latency * 1e6,
+                  b.latencyInIsland * 1e6, b.latencyAcross * 1e6, b.busiest * 1e6, b.busiestResource);
     if (row.hasBound)
       out << format(
           "# %13s bound: %.1f us = max(links %.1f, cross %.1f, uplink %.1f, reduce %.1f); phases %.1f (not a "

@@ -7,6 +7,9 @@ bool accumulates(Collective collective) {
 }
 
 bool splitsAccumulation(Algorithm algorithm, const TopologyView& topology) {
+  // Row "small" has reduce-scatter and all-gather plans too, but its all-reduce is latency-
+  // bound recursive doubling: split, it would take two phases of rounds instead of one.
+  if (algorithm == Algorithm::Small) return false;
   return algorithmApplies(algorithm, Collective::ReduceScatter, topology, nullptr) &&
          algorithmApplies(algorithm, Collective::AllGather, topology, nullptr);
 }

@@ -29,7 +29,8 @@ constexpr CollectiveSet kEveryCollective = ~CollectiveSet{0};
 constexpr CollectiveSet kAllReduceOnly = collectivesOf(Collective::AllReduce);
 constexpr CollectiveSet kHierCollectives =
     collectivesOf(Collective::AllReduce, Collective::AllGather, Collective::ReduceScatter, Collective::Broadcast);
-constexpr CollectiveSet kSmallCollectives = collectivesOf(Collective::AllReduce, Collective::AllGather);
+constexpr CollectiveSet kSmallCollectives =
+    collectivesOf(Collective::AllReduce, Collective::AllGather, Collective::ReduceScatter, Collective::Broadcast);
 
 // Which island layouts an algorithm runs on.
 enum class AlgorithmLayouts {

@@ -44,7 +44,9 @@ std::vector<int> sampledIslands(const TopologyView& topology, Algorithm algorith
   return std::vector<int>(islands.begin(), islands.end());
 }
 
-std::vector<int> sampledRanks(const TopologyView& topology, Algorithm algorithm) {
+// Beside the islands' first, middle and last ranks, a broadcast's or reduce's root: the only
+// rank that works in every round of a tree.
+std::vector<int> sampledRanks(const TopologyView& topology, Algorithm algorithm, const PlanRequest& request) {
   if (topology.nranks <= 64) {
     std::vector<int> all(topology.nranks);
     for (int r = 0; r < topology.nranks; ++r) all[r] = r;
@@ -57,6 +59,8 @@ std::vector<int> sampledRanks(const TopologyView& topology, Algorithm algorithm)
     sample.insert(island[island.size() / 2]);
     sample.insert(island.back());
   }
+  if (request.collective == Collective::Broadcast || request.collective == Collective::Reduce)
+    sample.insert(request.root);
   return std::vector<int>(sample.begin(), sample.end());
 }
 
@@ -72,12 +76,14 @@ struct PlanSummary {
   std::vector<Rank> ranks;
   std::vector<size_t> cuts;  // interval k is steps [cuts[k], cuts[k + 1])
   size_t opCount = 0;        // ops and runs stored: what bounds the memo
+  bool sampled = false;      // some ranks stand for others (sampledRanks)
 };
 
 PlanSummary summarize(const CostQuery& query) {
   const TopologyView& topology = *query.request.topology;
   PlanSummary summary;
-  const std::vector<int> ranks = sampledRanks(topology, query.algorithm);
+  const std::vector<int> ranks = sampledRanks(topology, query.algorithm, query.request);
+  summary.sampled = static_cast<int>(ranks.size()) < topology.nranks;
   std::vector<CostShape> shapes = costShapesOf(query.algorithm, query.request, ranks);
   for (size_t i = 0; i < shapes.size(); ++i) {
     PlanSummary::Rank entry;
@@ -365,7 +371,11 @@ CostBreakdown explainSeconds(const CostQuery& query, const CostParameters& param
   double busiest = 0;  // the most any one resource of any rank is busy per pipeline
   const bool sharedUplinks = parameters.islandUplinkBeta > 0;
   std::map<int, IslandTraffic> islandTraffic;  // sampled islands, when their uplinks are shared
+  // Per rank, the intervals from its first step to the end of its last: a slot holds a
+  // pipeline only while the rank works on it, not while the rank waits for its turn.
+  std::vector<std::pair<size_t, size_t>> spans;
   for (const PlanSummary::Rank& rank : summary->ranks) {
+    std::pair<size_t, size_t> span{intervals, 0};
     IslandTraffic* traffic = nullptr;
     if (sharedUplinks) {
       traffic = &islandTraffic[query.request.topology->islandOf[rank.rank]];
@@ -374,12 +384,24 @@ CostBreakdown explainSeconds(const CostQuery& query, const CostParameters& param
       ++traffic->sampledRanks;
     }
     double busy[5] = {0, 0, 0, 0, 0};
+    bool started = false;  // this rank has done its first step
     for (size_t r = 0; r < rank.shape.runs.size(); ++r) {
       const CostShape::Run& run = rank.shape.runs[r];
       bool any = false;
       StepCost cost = stepCost(run.ops, chunkElements, query.elementSize, parameters, &any);
       if (!any) continue;
       const bool crosses = cost.busy[1] > 0 || cost.busy[3] > 0;
+      // A sampled rank that idles before its first step waits for data passed on by ranks
+      // that may not be sampled (a chain's, a tree's): each step of its wait is priced as the
+      // step it then does.  With every rank summarized, their own steps price the wait.
+      if (!started && summary->sampled)
+        for (size_t k = 0; k < rank.runIntervals[r].first; ++k) {
+          intervalTime[k] = std::max(intervalTime[k], cost.seconds);
+          if (crosses) intervalCrosses[k] = true;
+        }
+      started = true;
+      span.first = std::min(span.first, rank.runIntervals[r].first);
+      span.second = std::max(span.second, rank.runIntervals[r].second);
       for (size_t k = rank.runIntervals[r].first; k < rank.runIntervals[r].second; ++k) {
         intervalTime[k] = std::max(intervalTime[k], cost.seconds);
         if (crosses) intervalCrosses[k] = true;
@@ -395,6 +417,7 @@ CostBreakdown explainSeconds(const CostQuery& query, const CostParameters& param
         busiest = busy[b];
         breakdown.busiestResource = kResourceNames[b];
       }
+    if (span.first < span.second) spans.push_back(span);
   }
   for (const auto& [island, traffic] : islandTraffic) {
     const double busy = addIslandUplinks(traffic, query.request.topology->islandSize(island), summary->cuts, parameters,
@@ -404,21 +427,28 @@ CostBreakdown explainSeconds(const CostQuery& query, const CostParameters& param
       breakdown.busiestResource = "island uplink";
     }
   }
-  double latency = 0;
+  std::vector<double> elapsed(intervals + 1, 0.0);  // before interval k
   for (size_t k = 0; k < intervals; ++k) {
     const double seconds = intervalTime[k] * static_cast<double>(summary->cuts[k + 1] - summary->cuts[k]);
-    latency += seconds;
+    elapsed[k + 1] = elapsed[k] + seconds;
     (intervalCrosses[k] ? breakdown.latencyAcross : breakdown.latencyInIsland) += seconds;
   }
-  // Either each slot's pipelines run back to back (latency bound), or the busiest resource
-  // never rests once the first pipeline has filled the plan (throughput bound).
+  const double latency = elapsed[intervals];
+  // Either each rank's slots run their pipelines back to back once its turn comes (latency
+  // bound W: a chain's last rank starts late but holds each pipeline for one step), or the
+  // busiest resource never rests once the first pipeline has filled the plan (throughput
+  // bound).  Where every rank works from the first step to the last, W = ceil(m / depth) L.
   const double depth = std::max(1, std::min<int>(query.pipelineDepth, static_cast<int>(pipelines)));
   const double m = static_cast<double>(pipelines);
+  double latencyBound = 0;
+  for (const auto& [first, end] : spans)
+    latencyBound = std::max(latencyBound, elapsed[first] + std::ceil(m / depth) * (elapsed[end] - elapsed[first]));
   breakdown.latency = latency;
+  breakdown.slotBound = latencyBound;
   breakdown.busiest = busiest;
   breakdown.pipelines = pipelines;
   breakdown.depth = static_cast<int>(depth);
-  breakdown.total = islandTime + std::max(std::ceil(m / depth) * latency, latency + (m - 1) * busiest);
+  breakdown.total = islandTime + std::max(latencyBound, latency + (m - 1) * busiest);
   return breakdown;
 }
 

@@ -12,8 +12,12 @@
 // its steps.  Each rank's egress and ingress per link class and its device are serial
 // resources; B is the longest any of them is busy per pipeline (a flat ring crossing a slow
 // link keeps that link busy in every step).  With M chunk pipelines, D in flight, the
-// operation takes about max(ceil(M / D) * L, L + (M - 1) * B): the slots' latency bound or
-// the busiest resource's throughput bound, whichever binds.
+// operation takes about max(W, L + (M - 1) * B): the slots' latency bound or the busiest
+// resource's throughput bound, whichever binds.  W is, for the latest rank, the time before
+// its first step plus ceil(M / D) times the steps from its first to its last: a slot holds a
+// pipeline while its rank works on it, not while the rank waits for a chain or a tree to
+// reach it (ranks idle in those steps: plan_writer.h, idleSteps).  Where every rank works in
+// the first step and the last, W = ceil(M / D) * L.
 #pragma once
 
 #include <vector>
@@ -53,7 +57,7 @@ struct CostQuery {
 double predictSeconds(const CostQuery& query, const CostParameters& parameters);
 
 // The same prediction taken apart, for tools (hetccl-sim --explain): total =
-// islandSteps + max(ceil(pipelines / depth) * latency, latency + (pipelines - 1) * busiest).
+// islandSteps + max(slotBound, latency + (pipelines - 1) * busiest).
 struct CostBreakdown {
   double total = 0;
   double islandSteps = 0;  // vendor-library island collectives, run whole
@@ -64,6 +68,7 @@ struct CostBreakdown {
   double islandBefore = 0, islandAfter = 0, sliceExchange = 0;
   double latency = 0;                             // one pipeline through every step (L)
   double latencyInIsland = 0, latencyAcross = 0;  // L split: steps with no / some cross-island op
+  double slotBound = 0;  // W: ceil(pipelines / depth) * latency where every rank works every step
   double busiest = 0;                             // the busiest resource per pipeline (B)
   const char* busiestResource = "";               // "egress intra", ..., "device", "island uplink"
   size_t pipelines = 0;

@@ -110,7 +110,8 @@ void ringAllGather(W& w, const PlanRequest& request, int rank) {
 }
 
 // Chain root -> root+1 -> ... : every rank receives a chunk and passes it on; the executor's
-// chunk pipeline keeps every link of the chain busy.
+// chunk pipeline keeps every link of the chain busy.  Rank `position` idles position - 1
+// steps first, so that steps are hops and the cost model sees p - 1 of them.
 template <typename W>
 void chainBroadcast(W& w, const PlanRequest& request, int rank) {
   w.name("chain");
@@ -125,6 +126,7 @@ void chainBroadcast(W& w, const PlanRequest& request, int rank) {
     w.endStep();
     return;
   }
+  idleSteps(w, position - 1);  // the chunk takes position - 1 hops to reach the previous rank
   w.add(Op{OpKind::RecvCopy, previous, {}, output});
   w.endStep();
   if (position < p - 1) {
@@ -134,7 +136,8 @@ void chainBroadcast(W& w, const PlanRequest& request, int rank) {
 }
 
 // Chain towards the root: the rank farthest from the root sends its input; every rank on the
-// way folds in its own input and passes the partial result on.
+// way folds in its own input and passes the partial result on.  Idle steps first, as in
+// chainBroadcast.
 template <typename W>
 void chainReduce(W& w, const PlanRequest& request, int rank) {
   w.name("chain");
@@ -152,6 +155,7 @@ void chainReduce(W& w, const PlanRequest& request, int rank) {
     w.endStep();
     return;
   }
+  idleSteps(w, p - 2 - position);  // the partial takes that many hops to reach the next rank
   w.add(Op{OpKind::RecvReduce, awayFromRoot, input, position == 0 ? output : scratch});
   w.endStep();
   if (position == 0) {

@@ -17,6 +17,7 @@
 //   repeatSteps(steps, changes, body)
 //                      body(s) writes step s of `steps`; changes(&points) appends the steps
 //                      where the cost may change, and the shape writes one step per run
+//   idleSteps(w, steps) (a function) steps where this rank waits; they keep ranks' steps aligned
 #pragma once
 
 #include <algorithm>
@@ -126,5 +127,13 @@ class ShapeWriter {
 
 // A repeatSteps whose steps all cost the same.
 inline void noCostChanges(std::vector<long>*) {}
+
+// `steps` steps in which this rank does nothing, waiting for data that ranks before it in a
+// chain or a tree are still passing on.  The executor skips them; the cost model lines ranks'
+// steps up by index, so without them a chain of p ranks would look like 2 steps deep.
+template <typename W>
+void idleSteps(W& w, long steps) {
+  w.repeatSteps(steps, noCostChanges, [&](long) { w.endStep(true); });
+}
 
 }  // namespace hetccl

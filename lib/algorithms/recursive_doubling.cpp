@@ -1,6 +1,8 @@
 #include "algorithms/recursive_doubling.h"
 
 #include "algorithms/small_all_gather.h"
+#include "algorithms/small_broadcast.h"
+#include "algorithms/small_reduce_scatter.h"
 
 #include <algorithm>
 #include <vector>
@@ -114,10 +116,12 @@ void recursiveDoubling(W& w, const PlanRequest& request, int rank) {
 struct RecursiveDoublingWrite {
   template <typename W>
   void operator()(W& w, const PlanRequest& request, const TopologyView&, int rank) const {
-    if (request.collective == Collective::AllGather)
-      smallAllGather(w, request, rank);
-    else
-      recursiveDoubling(w, request, rank);
+    switch (request.collective) {
+      case Collective::AllGather: return smallAllGather(w, request, rank);
+      case Collective::ReduceScatter: return bruckReduceScatter(w, request, rank);
+      case Collective::Broadcast: return binomialBroadcast(w, request, rank);
+      default: return recursiveDoubling(w, request, rank);
+    }
   }
 };
 

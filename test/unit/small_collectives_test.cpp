@@ -1,0 +1,198 @@
+// The latency-bound reduce-scatter (Bruck's all-gather reversed) and broadcast (binomial tree)
+// of row "small": the verifier proves them for 1..17 ranks in every in-place/average/chunking
+// combination and every root; both take ceil(log2 p) rounds where the ring and the chain take
+// p - 1; the tuner picks them for small buffers on 4 ranks and keeps the ring and the chain
+// for large ones.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "algorithms/algorithm.h"
+#include "algorithms/cost_model.h"
+#include "algorithms/tuner.h"
+#include "algorithms/verifier.h"
+
+namespace hetccl {
+namespace {
+
+int ceilLog2(int p) {
+  int rounds = 0;
+  while ((1 << rounds) < p) ++rounds;
+  return rounds;
+}
+
+RankPlan smallPlan(const PlanRequest& request, int rank) { return buildPlan(Algorithm::Small, request, rank); }
+
+// Steps that move data (a trailing Divide of an average is a step of its own).
+size_t transferSteps(const RankPlan& plan) {
+  size_t steps = 0;
+  for (const Step& step : plan.steps)
+    for (const Op& op : step.ops)
+      if (op.kind == OpKind::Send || op.kind == OpKind::RecvCopy || op.kind == OpKind::RecvReduce) {
+        ++steps;
+        break;
+      }
+  return steps;
+}
+
+TEST(SmallCollectives, ReduceScatterAndBroadcastVerifyForEveryRankCountRootAndMode) {
+  int verified = 0;
+  for (int p = 1; p <= 17; ++p)
+    for (size_t count : {0, 1, 3, 16})
+      for (bool inPlace : {false, true})
+        for (VerifyOptions mode : {VerifyOptions{0, false}, VerifyOptions{2, false}, VerifyOptions{1, true}}) {
+          for (bool average : {false, true}) {
+            const PlanRequest request{Collective::ReduceScatter, count, p, 0, inPlace, average};
+            const VerifyResult result = verifyPlan(request, smallPlan, mode);
+            ASSERT_TRUE(result.ok) << "reduce-scatter, " << p << " ranks, " << count << " elements"
+                                   << (inPlace ? " in-place" : "") << (average ? " avg" : "") << " chunk "
+                                   << mode.chunkElements << "\n"
+                                   << result.error;
+            ++verified;
+          }
+          for (int root : {0, p / 2, p - 1}) {
+            const PlanRequest request{Collective::Broadcast, count, p, root, inPlace, false};
+            const VerifyResult result = verifyPlan(request, smallPlan, mode);
+            ASSERT_TRUE(result.ok) << "broadcast, " << p << " ranks, root " << root << ", " << count << " elements"
+                                   << (inPlace ? " in-place" : "") << " chunk " << mode.chunkElements << "\n"
+                                   << result.error;
+            ++verified;
+          }
+        }
+  EXPECT_EQ(verified, 17 * 4 * 2 * 3 * 5);
+}
+
+// Bruck reversed: round k goes to rank + 2^(R-1-k) and comes from rank - 2^(R-1-k), with
+// min(d, p - d) blocks each way; (p - 1) blocks leave each rank in all, as on the ring.
+TEST(SmallCollectives, ReduceScatterTakesCeilLog2RoundsAndRingBytes) {
+  const size_t c = 5;
+  for (int p = 2; p <= 17; ++p) {
+    const PlanRequest request{Collective::ReduceScatter, c, p, 0, false, false};
+    for (int rank = 0; rank < p; ++rank) {
+      const RankPlan plan = smallPlan(request, rank);
+      SCOPED_TRACE(describePlan(plan));
+      EXPECT_EQ(plan.algorithm, "small");
+      ASSERT_EQ(plan.steps.size(), static_cast<size_t>(ceilLog2(p)));
+      size_t sent = 0;
+      int distance = 1 << (ceilLog2(p) - 1);
+      for (const Step& step : plan.steps) {
+        const size_t blocks = static_cast<size_t>(std::min(distance, p - distance));
+        size_t stepSent = 0, stepReceived = 0;
+        for (const Op& op : step.ops) {
+          if (op.kind == OpKind::Send) {
+            EXPECT_EQ(op.peer, (rank + distance) % p);
+            stepSent += op.src.count;
+          } else {
+            ASSERT_EQ(op.kind, OpKind::RecvReduce);
+            EXPECT_EQ(op.peer, (rank - distance + p) % p);
+            stepReceived += op.dst.count;
+          }
+        }
+        EXPECT_EQ(stepSent, blocks * c);
+        EXPECT_EQ(stepReceived, blocks * c);
+        sent += stepSent;
+        distance /= 2;
+      }
+      EXPECT_EQ(sent, static_cast<size_t>(p - 1) * c);
+      EXPECT_EQ(plan.steps.back().ops.back().dst.buffer, kOutputBuffer);
+    }
+  }
+}
+
+// Every non-root rank receives the whole buffer once, from the rank its position minus its
+// lowest set bit 2^j stands for, in round R - 1 - j (steps are rounds, R = ceil(log2 p)), and
+// after its parent received it; each rank sends at most one child a round.
+TEST(SmallCollectives, BroadcastIsABinomialTreeInRounds) {
+  const size_t c = 7;
+  for (int p = 2; p <= 17; ++p)
+    for (int root : {0, p - 1}) {
+      const PlanRequest request{Collective::Broadcast, c, p, root, false, false};
+      const int rounds = ceilLog2(p);
+      std::vector<int> receivedIn(p, -1);  // round, by rank
+      receivedIn[root] = -1;
+      std::set<int> receivers;
+      int sends = 0;
+      // Parents come before children in position order.
+      for (int position = 0; position < p; ++position) {
+        const int rank = (position + root) % p;
+        const RankPlan plan = smallPlan(request, rank);
+        SCOPED_TRACE(describePlan(plan));
+        ASSERT_LE(plan.steps.size(), static_cast<size_t>(rounds));
+        for (size_t round = 0; round < plan.steps.size(); ++round) {
+          int stepSends = 0;
+          for (const Op& op : plan.steps[round].ops) {
+            if (op.kind == OpKind::Send) {
+              EXPECT_EQ(op.src.count, c);
+              EXPECT_GT(static_cast<int>(round), receivedIn[rank]) << "sends before it has the data";
+              ++stepSends;
+              ++sends;
+            }
+            if (op.kind != OpKind::RecvCopy) continue;
+            EXPECT_EQ(op.dst.count, c);
+            EXPECT_TRUE(receivers.insert(rank).second) << "rank " << rank << " receives twice";
+            const int lowestBit = position & -position;
+            EXPECT_EQ(op.peer, (position - lowestBit + root) % p);
+            EXPECT_EQ(static_cast<int>(round), rounds - 1 - ceilLog2(lowestBit));
+            EXPECT_GT(static_cast<int>(round), receivedIn[op.peer]);
+            receivedIn[rank] = static_cast<int>(round);
+          }
+          EXPECT_LE(stepSends, 1);
+        }
+      }
+      EXPECT_EQ(static_cast<int>(receivers.size()), p - 1);
+      EXPECT_EQ(sends, p - 1);
+    }
+}
+
+// The chain's ranks idle until the data reaches them: the last receives in step p - 2.
+TEST(SmallCollectives, ChainBroadcastStepsAreHops) {
+  for (int p = 2; p <= 9; ++p) {
+    const PlanRequest request{Collective::Broadcast, 3, p, 1, false, false};
+    const RankPlan last = buildPlan(Algorithm::Ring, request, 0);  // position p - 1
+    SCOPED_TRACE(describePlan(last));
+    ASSERT_EQ(last.steps.size(), static_cast<size_t>(p - 1));
+    EXPECT_EQ(last.steps.back().ops.at(0).kind, OpKind::RecvCopy);
+    EXPECT_EQ(transferSteps(last), 1u);
+  }
+}
+
+// The cost model sees the chain's hops: a small broadcast costs about p - 1 steps, also where
+// ranks are sampled (over 64: the waits of sampled ranks are priced as their own steps), while
+// a large one stays pipelined (a rank holds a pipeline for its own steps, not for the chain's).
+TEST(SmallCollectives, ChainBroadcastPredictionCountsHopsAndStaysPipelined) {
+  auto chain = [](int p, size_t bytes) {
+    const TopologyView topology = TopologyView::singleIsland(p);
+    CostQuery query;
+    query.algorithm = Algorithm::Ring;
+    query.request = PlanRequest{Collective::Broadcast, bytes / 4, p, 0, false, false, &topology};
+    query.chunkBytes = size_t{1} << 20;
+    return predictSeconds(query, CostParameters{});
+  };
+  const double hop = chain(2, 1024);
+  for (int p : {8, 48, 200}) {
+    EXPECT_NEAR(chain(p, 1024) / hop, p - 1, 0.05 * (p - 1)) << p << " ranks";
+    // 256 pipelines of 1 MiB: the last rank starts p - 2 hops late, then keeps pace.
+    const double large = chain(p, size_t{256} << 20), pace = chain(2, size_t{256} << 20);
+    EXPECT_LT(large, pace + (p - 1) * 1.05 * chain(2, size_t{1} << 20)) << p << " ranks";
+    EXPECT_GT(large, pace) << p << " ranks";
+  }
+}
+
+// On 4 ranks the chain's 3 hops and the ring's 3 steps lose to 2 rounds for small buffers;
+// for large ones the root sending its buffer twice (broadcast) and nothing gained in bytes
+// (reduce-scatter, same bytes in fewer but not cheaper rounds) leave the chain and the ring.
+TEST(SmallCollectives, TunerPicksThemForSmallBuffersOnFourRanks) {
+  const TopologyView topology = TopologyView::singleIsland(4);
+  Tuner tuner(topology, CostParameters{}, TunerSettings{});
+  for (size_t bytes : {size_t{64}, size_t{4} << 10}) {
+    const PlanRequest broadcast{Collective::Broadcast, bytes / 4, 4, 1, false, false};
+    EXPECT_EQ(tuner.choose(broadcast, 4).algorithm, Algorithm::Small) << bytes << " bytes";
+    const PlanRequest reduceScatter{Collective::ReduceScatter, bytes / 16, 4, 0, false, false};
+    EXPECT_EQ(tuner.choose(reduceScatter, 4).algorithm, Algorithm::Small) << bytes << " bytes";
+  }
+  const PlanRequest largeBroadcast{Collective::Broadcast, (size_t{64} << 20) / 4, 4, 0, false, false};
+  EXPECT_NE(tuner.choose(largeBroadcast, 4).algorithm, Algorithm::Small);
+}
+
+}  // namespace
+}  // namespace hetccl
