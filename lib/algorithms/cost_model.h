@@ -68,7 +68,7 @@ struct CostBreakdown {
   double islandBefore = 0, islandAfter = 0, sliceExchange = 0;
   double latency = 0;                             // one pipeline through every step (L)
   double latencyInIsland = 0, latencyAcross = 0;  // L split: steps with no / some cross-island op
-  double slotBound = 0;  // W: ceil(pipelines / depth) * latency where every rank works every step
+  double slotBound = 0;                           // W, the slots' latency bound (above)
   double busiest = 0;                             // the busiest resource per pipeline (B)
   const char* busiestResource = "";               // "egress intra", ..., "device", "island uplink"
   size_t pipelines = 0;
