@@ -1,9 +1,10 @@
 // fp32 accumulation (HETCCL_ACCUMULATE=float32) of a float16 or bfloat16 sum or average, as the
 // plans it runs.  The caller widens the input into a float32 buffer, and then:
 //   - an all-reduce whose algorithm is built of reduce-scatter and all-gather plans (ring,
-//     hier) runs split: a float32 reduce-scatter of equal blocks (the buffer padded to a multiple of the
-//     rank count), each rank rounds the block it owns once into the narrow type, and a narrow
-//     all-gather of those blocks gives every rank the same bits.  1.5x the native bytes.
+//     hier) runs split: a float32 reduce-scatter of equal blocks (the buffer padded to a
+//     multiple of the rank count), each rank rounds the block it owns once into the narrow
+//     type, and a narrow all-gather of those blocks gives every rank the same bits.  1.5x the
+//     native bytes.
 //   - an all-reduce with any other algorithm (torus, hier-rhd, hier-tree, hier-dbtree, small)
 //     runs whole in float32, then every rank rounds the float32 result, which every rank holds
 //     with the same bits: 2x the native bytes.
