@@ -29,8 +29,10 @@ constexpr CollectiveSet kEveryCollective = ~CollectiveSet{0};
 constexpr CollectiveSet kAllReduceOnly = collectivesOf(Collective::AllReduce);
 constexpr CollectiveSet kHierCollectives =
     collectivesOf(Collective::AllReduce, Collective::AllGather, Collective::ReduceScatter, Collective::Broadcast);
+// Not broadcast: a binomial tree's root sends its buffer up to log2 p times a call, and in a
+// loop of broadcasts that, not the chain's depth, sets the pace (docs/PERFORMANCE.md).
 constexpr CollectiveSet kSmallCollectives =
-    collectivesOf(Collective::AllReduce, Collective::AllGather, Collective::ReduceScatter, Collective::Broadcast);
+    collectivesOf(Collective::AllReduce, Collective::AllGather, Collective::ReduceScatter);
 
 // Which island layouts an algorithm runs on.
 enum class AlgorithmLayouts {

@@ -1,7 +1,6 @@
 #include "algorithms/recursive_doubling.h"
 
 #include "algorithms/small_all_gather.h"
-#include "algorithms/small_broadcast.h"
 #include "algorithms/small_reduce_scatter.h"
 
 #include <algorithm>
@@ -119,7 +118,6 @@ struct RecursiveDoublingWrite {
     switch (request.collective) {
       case Collective::AllGather: return smallAllGather(w, request, rank);
       case Collective::ReduceScatter: return bruckReduceScatter(w, request, rank);
-      case Collective::Broadcast: return binomialBroadcast(w, request, rank);
       default: return recursiveDoubling(w, request, rank);
     }
   }

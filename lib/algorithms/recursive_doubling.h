@@ -12,8 +12,8 @@
 
 namespace hetccl {
 
-// Row "small" (algorithm_list.h): this all-reduce, the all-gather of small_all_gather.h, the
-// reduce-scatter of small_reduce_scatter.h and the broadcast of small_broadcast.h.
+// Row "small" (algorithm_list.h): this all-reduce, the all-gather of small_all_gather.h and the
+// reduce-scatter of small_reduce_scatter.h.
 extern const AlgorithmWriter kSmallWriter;
 RankPlan buildRecursiveDoublingAllReduce(const PlanRequest& request, int rank);
 
