@@ -44,9 +44,7 @@ std::vector<int> sampledIslands(const TopologyView& topology, Algorithm algorith
   return std::vector<int>(islands.begin(), islands.end());
 }
 
-// Beside the islands' first, middle and last ranks, a broadcast's or reduce's root: the only
-// rank that works in every round of a tree.
-std::vector<int> sampledRanks(const TopologyView& topology, Algorithm algorithm, const PlanRequest& request) {
+std::vector<int> sampledRanks(const TopologyView& topology, Algorithm algorithm) {
   if (topology.nranks <= 64) {
     std::vector<int> all(topology.nranks);
     for (int r = 0; r < topology.nranks; ++r) all[r] = r;
@@ -59,8 +57,6 @@ std::vector<int> sampledRanks(const TopologyView& topology, Algorithm algorithm,
     sample.insert(island[island.size() / 2]);
     sample.insert(island.back());
   }
-  if (request.collective == Collective::Broadcast || request.collective == Collective::Reduce)
-    sample.insert(request.root);
   return std::vector<int>(sample.begin(), sample.end());
 }
 
@@ -82,7 +78,7 @@ struct PlanSummary {
 PlanSummary summarize(const CostQuery& query) {
   const TopologyView& topology = *query.request.topology;
   PlanSummary summary;
-  const std::vector<int> ranks = sampledRanks(topology, query.algorithm, query.request);
+  const std::vector<int> ranks = sampledRanks(topology, query.algorithm);
   summary.sampled = static_cast<int>(ranks.size()) < topology.nranks;
   std::vector<CostShape> shapes = costShapesOf(query.algorithm, query.request, ranks);
   for (size_t i = 0; i < shapes.size(); ++i) {
@@ -375,7 +371,7 @@ CostBreakdown explainSeconds(const CostQuery& query, const CostParameters& param
   // pipeline only while the rank works on it, not while the rank waits for its turn.
   std::vector<std::pair<size_t, size_t>> spans;
   for (const PlanSummary::Rank& rank : summary->ranks) {
-    std::pair<size_t, size_t> span{intervals, 0};
+    std::pair<size_t, size_t> span{0, 0};
     IslandTraffic* traffic = nullptr;
     if (sharedUplinks) {
       traffic = &islandTraffic[query.request.topology->islandOf[rank.rank]];
@@ -394,14 +390,16 @@ CostBreakdown explainSeconds(const CostQuery& query, const CostParameters& param
       // A sampled rank that idles before its first step waits for data passed on by ranks
       // that may not be sampled (a chain's, a tree's): each step of its wait is priced as the
       // step it then does.  With every rank summarized, their own steps price the wait.
-      if (!started && summary->sampled)
-        for (size_t k = 0; k < rank.runIntervals[r].first; ++k) {
-          intervalTime[k] = std::max(intervalTime[k], cost.seconds);
-          if (crosses) intervalCrosses[k] = true;
-        }
-      started = true;
-      span.first = std::min(span.first, rank.runIntervals[r].first);
-      span.second = std::max(span.second, rank.runIntervals[r].second);
+      if (!started) {
+        span.first = rank.runIntervals[r].first;
+        if (summary->sampled)
+          for (size_t k = 0; k < span.first; ++k) {
+            intervalTime[k] = std::max(intervalTime[k], cost.seconds);
+            if (crosses) intervalCrosses[k] = true;
+          }
+        started = true;
+      }
+      span.second = rank.runIntervals[r].second;  // runs come in step order
       for (size_t k = rank.runIntervals[r].first; k < rank.runIntervals[r].second; ++k) {
         intervalTime[k] = std::max(intervalTime[k], cost.seconds);
         if (crosses) intervalCrosses[k] = true;
@@ -417,7 +415,7 @@ CostBreakdown explainSeconds(const CostQuery& query, const CostParameters& param
         busiest = busy[b];
         breakdown.busiestResource = kResourceNames[b];
       }
-    if (span.first < span.second) spans.push_back(span);
+    if (started) spans.push_back(span);
   }
   for (const auto& [island, traffic] : islandTraffic) {
     const double busy = addIslandUplinks(traffic, query.request.topology->islandSize(island), summary->cuts, parameters,
