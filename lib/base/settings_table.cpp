@@ -124,6 +124,10 @@ std::vector<SettingSpec> buildTable() {
       rangeEntry(Id::TransportMaxMessageBytes, "HETCCL_TRANSPORT_MAX_MESSAGE_BYTES", K::ByteSize, 1, LLONG_MAX, "1G",
                  "largest single MPI message; larger ones are split (tests use it to exercise the split that "
                  "protects `int` counts)"),
+      rangeEntry(Id::SharedMemoryMaxBytes, "HETCCL_SHM_MAX_BYTES", K::ByteSize, 0, LLONG_MAX, "64K",
+                 "messages of at most this many bytes between ranks of one host travel through shared memory "
+                 "rings instead of MPI (host-readable memory only; not with `HETCCL_WAIT=block`); 0 turns this "
+                 "off"),
       enumEntry(Id::Progress, "HETCCL_PROGRESS",
                 {choice("auto", ProgressMode::Auto), choice("thread", ProgressMode::Thread),
                  choice("caller", ProgressMode::Caller)},

@@ -30,6 +30,7 @@ enum class SettingId : int {
   EmulateNodes,
   EmulateLinks,
   TransportMaxMessageBytes,
+  SharedMemoryMaxBytes,
   Progress,
   Wait,
   HostStreams,

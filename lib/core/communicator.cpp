@@ -209,7 +209,8 @@ Status destroyCommunicator(hetcclComm* comm, bool abort) {
     comm->control->announce(
         HETCCL_STATUS(Code::Aborted, "its communicator was aborted during an operation (hetcclCommAbort)"));
   else
-    comm->control->tellWaitingPeers(comm->collectiveSequence);
+    comm->control->tellWaitingPeers(comm->collectiveSequence,
+                                    c.transport ? c.transport->peersWithUnreceivedMessages() : std::vector<int>{});
   if (c.islandLibrary) c.islandLibrary->close(abort);
   c.islandLibrary.reset();
   // Also after an abort: copies and reductions of the stopped operation may still be queued on

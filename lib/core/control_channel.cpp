@@ -89,11 +89,13 @@ void ControlChannel::announce(const Status& failure) {
   send(notice, everyone);
 }
 
-void ControlChannel::tellWaitingPeers(uint64_t collectives) {
+void ControlChannel::tellWaitingPeers(uint64_t collectives, const std::vector<int>& alsoWaiting) {
   if (announced_.load()) return;
   // A peer's message still unreceived here means that peer is in an operation this rank never
   // joined.
-  const std::vector<int> waiting = wire_->peersWithUnreceivedMessages();
+  std::vector<int> waiting = wire_->peersWithUnreceivedMessages();
+  for (int peer : alsoWaiting)
+    if (std::find(waiting.begin(), waiting.end(), peer) == waiting.end()) waiting.push_back(peer);
   if (waiting.empty()) return;
   toldWaitingPeers_ = true;
   Notice notice;

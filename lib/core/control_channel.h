@@ -45,8 +45,10 @@ class ControlChannel {
   // Safe from any thread.
   void announce(const Status& failure);
   // At destroy: tells the peers with messages waiting unreceived that this rank leaves after
-  // `collectives` collectives (unless it announced a failure already).
-  void tellWaitingPeers(uint64_t collectives);
+  // `collectives` collectives (unless it announced a failure already): those whose messages
+  // wait in the bootstrap's wire, and `alsoWaiting` (those whose messages wait in the plans'
+  // transport: Transport::peersWithUnreceivedMessages).
+  void tellWaitingPeers(uint64_t collectives, const std::vector<int>& alsoWaiting);
 
  private:
   enum class Kind : int32_t { Failure, Leaving };

@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "core/emulation.h"
+#include "core/shared_memory_peers.h"
 #include "transport/transport_stack.h"
 
 namespace hetccl {
@@ -36,8 +37,19 @@ Status buildTransport(Bootstrap& members, const Settings& settings, Device& devi
   for (int peer = 0; peer < topology.view.nranks; ++peer)
     options.linkClassOfPeer.push_back(topology.view.islandOf[peer] == topology.view.islandOf[rank] ? kIntraIsland
                                                                                                    : kInterIsland);
+  // Ranks of one host: small messages through shared memory, below staging and pacing (the
+  // rings copy host memory; staging hands them host bounce buffers).  Not under a simulator,
+  // whose ranks share one real host (HETCCL_NODE_NAME=mpi), nor where waits sleep in MPI.
+  std::unique_ptr<Transport> wire = members.makeWire(settings.maxMessageBytes);
+  SharedMemoryRequest shm;
+  shm.maxBytes = settings.sharedMemoryMaxBytes;
+  shm.eligible = shm.maxBytes > 0 && options.wireName == "mpi" && settings.wait != WaitMode::Block &&
+                 settings.nodeName != NodeNameSource::Mpi && (options.hostMemory || options.stage);
+  int shmPeers = 0;
+  HETCCL_TRY(connectSharedMemoryPeers(members, shm, &wire, &shmPeers));
+  if (shmPeers > 0) options.wireName = "shm+mpi";
   TransportStack stack;
-  HETCCL_TRY(buildTransportStack(members.makeWire(settings.maxMessageBytes), device, options, &stack));
+  HETCCL_TRY(buildTransportStack(std::move(wire), device, options, &stack));
   setup->transport = std::move(stack.transport);
   setup->transportName = std::move(stack.nameOfClass);
   return Status::ok();

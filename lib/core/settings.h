@@ -58,6 +58,8 @@ struct SettingValues {
   std::string emulateLinks;            // HETCCL_EMULATE_LINKS (core/emulation.h parses it)
   // Testing knob: split messages above this many bytes (as the transport does above INT_MAX).
   size_t maxMessageBytes{};      // HETCCL_TRANSPORT_MAX_MESSAGE_BYTES
+  // Messages up to this size to a rank of the same host go through shared memory; 0: never.
+  size_t sharedMemoryMaxBytes{};  // HETCCL_SHM_MAX_BYTES (core/shared_memory_peers.h)
   ProgressMode progress{};       // HETCCL_PROGRESS
   WaitMode wait{};               // HETCCL_WAIT
   HostStreamMode hostStreams{};  // HETCCL_HOST_STREAMS (core/process_device.cpp)

@@ -164,6 +164,7 @@ std::vector<SettingBinding> buildBindings() {
       bind<&V::emulateNodes>(Id::EmulateNodes),
       bind<&V::emulateLinks>(Id::EmulateLinks),
       bind<&V::maxMessageBytes>(Id::TransportMaxMessageBytes),
+      bind<&V::sharedMemoryMaxBytes>(Id::SharedMemoryMaxBytes),
       bind<&V::progress>(Id::Progress),
       bind<&V::wait>(Id::Wait),
       bind<&V::hostStreams>(Id::HostStreams),

@@ -25,6 +25,7 @@ class PacedTransport : public Transport {
   int maxTag() const override { return inner_->maxTag(); }
   Status postSend(const void* buffer, size_t bytes, int peer, int tag, std::unique_ptr<Transfer>* transfer) override;
   Status postRecv(void* buffer, size_t bytes, int peer, int tag, std::unique_ptr<Transfer>* transfer) override;
+  std::vector<int> peersWithUnreceivedMessages() override { return inner_->peersWithUnreceivedMessages(); }
 
  private:
   std::unique_ptr<Transport> inner_;

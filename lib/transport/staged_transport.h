@@ -29,6 +29,7 @@ class StagedTransport : public Transport {
   int maxTag() const override { return inner_->maxTag(); }
   Status postSend(const void* buffer, size_t bytes, int peer, int tag, std::unique_ptr<Transfer>* transfer) override;
   Status postRecv(void* buffer, size_t bytes, int peer, int tag, std::unique_ptr<Transfer>* transfer) override;
+  std::vector<int> peersWithUnreceivedMessages() override { return inner_->peersWithUnreceivedMessages(); }
 
   // Advances every staged transfer; called by each transfer's test().
   Status progress();

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <vector>
 
 #include "base/status.h"
 
@@ -55,6 +56,11 @@ class Transport {
     *blocked = false;
     return Status::ok();
   }
+  // The peers whose messages to this rank have arrived where this transport keeps them and no
+  // receive has taken them (control_channel.h: such a peer is in an operation this rank never
+  // joined).  A transport whose messages all wait in the bootstrap's wire, where the control
+  // channel looks itself, has none of its own.
+  virtual std::vector<int> peersWithUnreceivedMessages() { return {}; }
 };
 
 }  // namespace hetccl

@@ -1,0 +1,73 @@
+// The layout of the shared memory that ranks of one host exchange small messages through
+// (shm_transport.h).  Each rank owns an inbox: one channel per other rank of its host that
+// sends to it.  A channel is a single-producer, single-consumer ring of fixed-size slots: the
+// sender fills slots and advances `published`, the receiver empties them and advances
+// `consumed`; each counter has one writer and lives on its own cache line, so neither side
+// ever takes a lock the other holds.  A message larger than a slot's payload takes consecutive
+// slots (fragments); a sender writes one message's fragments before the next message's.
+//
+// The counters are lock-free std::atomic, which is address-free: the two processes map the
+// segment at different addresses and still see each other's stores.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+namespace hetccl::shm {
+
+// One slot: a fragment's header and up to kSlotPayloadBytes of the message.  8 KiB keeps the
+// header and a small message's bytes on the same first cache line, and a 64 KiB message in 8
+// slots.
+constexpr size_t kSlotBytes = 8192;
+constexpr size_t kSlotHeaderBytes = 16;
+constexpr size_t kSlotPayloadBytes = kSlotBytes - kSlotHeaderBytes;
+
+struct alignas(64) Slot {
+  uint64_t messageBytes;   // the whole message's size (in every fragment)
+  int32_t tag;             // the message's tag
+  uint32_t fragmentBytes;  // payload bytes in this slot
+  unsigned char payload[kSlotPayloadBytes];
+};
+static_assert(sizeof(Slot) == kSlotBytes, "a slot is exactly kSlotBytes");
+
+struct alignas(64) ChannelHead {
+  alignas(64) std::atomic<uint64_t> published;  // slots the sender has filled (written by the sender)
+  alignas(64) std::atomic<uint64_t> consumed;   // slots the receiver has emptied (written by the receiver)
+  // Set by the sender once it has mapped this inbox: a pair uses shared memory only when both
+  // ends have mapped each other's (core/shared_memory_peers.cpp reads it after a barrier).
+  alignas(64) std::atomic<uint32_t> senderAttached;
+};
+static_assert(std::atomic<uint64_t>::is_always_lock_free, "shared-memory counters must be lock-free");
+
+// A channel: its head, then `slots` slots.
+constexpr size_t channelBytes(uint32_t slots) { return sizeof(ChannelHead) + size_t{slots} * sizeof(Slot); }
+
+struct alignas(64) InboxHeader {
+  uint64_t magic;      // kInboxMagic once initialized
+  uint32_t channels;   // channels in this inbox
+  uint32_t slots;      // slots per channel
+};
+constexpr uint64_t kInboxMagic = 0x6865746363;  // "hetcc"
+
+constexpr size_t inboxBytes(uint32_t channels, uint32_t slots) {
+  return sizeof(InboxHeader) + size_t{channels} * channelBytes(slots);
+}
+
+// Channel `index` of an inbox mapped at `base`.
+inline ChannelHead* channelAt(void* base, uint32_t index, uint32_t slots) {
+  return reinterpret_cast<ChannelHead*>(static_cast<char*>(base) + sizeof(InboxHeader) + index * channelBytes(slots));
+}
+inline Slot* slotAt(ChannelHead* channel, uint64_t sequence, uint32_t slots) {
+  return reinterpret_cast<Slot*>(reinterpret_cast<char*>(channel) + sizeof(ChannelHead)) + sequence % slots;
+}
+
+// Slots per channel for an inbox of `channels` channels: 16 (a 128 KiB ring), fewer on a host
+// with many ranks so an inbox stays near 2 MiB, never under 4.
+constexpr uint32_t slotsPerChannel(uint32_t channels) {
+  if (channels == 0) return 16;
+  const size_t fit = (size_t{2} << 20) / (size_t{channels} * kSlotBytes);
+  return fit >= 16 ? 16 : fit <= 4 ? 4 : static_cast<uint32_t>(fit);
+}
+
+}  // namespace hetccl::shm
