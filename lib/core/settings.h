@@ -57,13 +57,13 @@ struct SettingValues {
   std::string emulateNodes;            // HETCCL_EMULATE_NODES
   std::string emulateLinks;            // HETCCL_EMULATE_LINKS (core/emulation.h parses it)
   // Testing knob: split messages above this many bytes (as the transport does above INT_MAX).
-  size_t maxMessageBytes{};      // HETCCL_TRANSPORT_MAX_MESSAGE_BYTES
+  size_t maxMessageBytes{};  // HETCCL_TRANSPORT_MAX_MESSAGE_BYTES
   // Messages up to this size to a rank of the same host go through shared memory; 0: never.
   size_t sharedMemoryMaxBytes{};  // HETCCL_SHM_MAX_BYTES (core/shared_memory_peers.h)
-  ProgressMode progress{};       // HETCCL_PROGRESS
-  WaitMode wait{};               // HETCCL_WAIT
-  HostStreamMode hostStreams{};  // HETCCL_HOST_STREAMS (core/process_device.cpp)
-  NodeNameSource nodeName{};     // HETCCL_NODE_NAME (core/topology.cpp)
+  ProgressMode progress{};        // HETCCL_PROGRESS
+  WaitMode wait{};                // HETCCL_WAIT
+  HostStreamMode hostStreams{};   // HETCCL_HOST_STREAMS (core/process_device.cpp)
+  NodeNameSource nodeName{};      // HETCCL_NODE_NAME (core/topology.cpp)
   // Collectives up to this size may run on the calling thread (the inline path, dispatch.h); 0: never.
   size_t inlineBytes{};  // HETCCL_INLINE_BYTES
   int queueDepth{};      // HETCCL_QUEUE_DEPTH

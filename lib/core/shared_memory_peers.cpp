@@ -93,8 +93,8 @@ std::string createInbox(uint32_t channels, uint32_t slots, Mappings* mappings, v
   void* mapped = ftruncate(fd, static_cast<off_t>(bytes)) == 0 ? mapSegment(fd, bytes) : nullptr;
   close(fd);
   if (mapped == nullptr) {
-    HETCCL_INFO("shared memory: cannot size or map %s (%zu bytes: %s); this rank's peers on its host use MPI",
-                name, bytes, std::strerror(errno));
+    HETCCL_INFO("shared memory: cannot size or map %s (%zu bytes: %s); this rank's peers on its host use MPI", name,
+                bytes, std::strerror(errno));
     shm_unlink(name);
     return "";
   }
@@ -151,7 +151,8 @@ Status connectSharedMemoryPeers(Bootstrap& members, const SharedMemoryRequest& r
     char text[64] = {};
   } myName;
   if (!mates.empty()) {
-    const std::string made = createInbox(static_cast<uint32_t>(mates.size()), slots(mates.size()), mappings.get(), &inbox);
+    const std::string made =
+        createInbox(static_cast<uint32_t>(mates.size()), slots(mates.size()), mappings.get(), &inbox);
     std::snprintf(myName.text, sizeof myName.text, "%s", made.c_str());
   }
   std::vector<Name> names(static_cast<size_t>(size));
@@ -182,8 +183,7 @@ Status connectSharedMemoryPeers(Bootstrap& members, const SharedMemoryRequest& r
 
   for (int peer : mates) {
     ShmPeerChannels& pair = channels[static_cast<size_t>(peer)];
-    shm::ChannelHead* inbound =
-        inbox ? shm::channelAt(inbox, indexOf(mates, peer), slots(mates.size())) : nullptr;
+    shm::ChannelHead* inbound = inbox ? shm::channelAt(inbox, indexOf(mates, peer), slots(mates.size())) : nullptr;
     if (pair.outbound != nullptr && inbound != nullptr && inbound->senderAttached.load(std::memory_order_acquire)) {
       pair.inbound = inbound;
       pair.inboundSlots = slots(mates.size());

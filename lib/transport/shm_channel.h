@@ -44,9 +44,9 @@ static_assert(std::atomic<uint64_t>::is_always_lock_free, "shared-memory counter
 constexpr size_t channelBytes(uint32_t slots) { return sizeof(ChannelHead) + size_t{slots} * sizeof(Slot); }
 
 struct alignas(64) InboxHeader {
-  uint64_t magic;      // kInboxMagic once initialized
-  uint32_t channels;   // channels in this inbox
-  uint32_t slots;      // slots per channel
+  uint64_t magic;     // kInboxMagic once initialized
+  uint32_t channels;  // channels in this inbox
+  uint32_t slots;     // slots per channel
 };
 constexpr uint64_t kInboxMagic = 0x6865746363;  // "hetcc"
 

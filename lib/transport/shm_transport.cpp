@@ -45,20 +45,20 @@ struct Unexpected {
 struct Incoming {
   bool active = false;
   size_t total = 0, received = 0;
-  RingOp* receive = nullptr;        // straight into a posted receive's buffer
+  RingOp* receive = nullptr;         // straight into a posted receive's buffer
   Unexpected* unexpected = nullptr;  // or aside
-  bool discard = false;             // or nowhere (truncated, or its receive went away)
+  bool discard = false;              // or nowhere (truncated, or its receive went away)
 };
 
 struct PeerState {
   shm::ChannelHead* inbound = nullptr;
   shm::ChannelHead* outbound = nullptr;
   uint32_t inboundSlots = 0, outboundSlots = 0;
-  uint64_t consumedLocal = 0;   // what this rank has emptied of `inbound`
-  uint64_t publishedLocal = 0;  // what this rank has filled of `outbound`
-  uint64_t consumedSeen = 0;    // the receiver's `consumed` as last read
-  std::deque<RingOp*> sends;    // in posting order; the front one is being written
-  std::deque<RingOp*> receives;  // posted, not yet matched, in posting order
+  uint64_t consumedLocal = 0;        // what this rank has emptied of `inbound`
+  uint64_t publishedLocal = 0;       // what this rank has filled of `outbound`
+  uint64_t consumedSeen = 0;         // the receiver's `consumed` as last read
+  std::deque<RingOp*> sends;         // in posting order; the front one is being written
+  std::deque<RingOp*> receives;      // posted, not yet matched, in posting order
   std::list<Unexpected> unexpected;  // in arrival order
   Incoming incoming;
 };
@@ -290,9 +290,10 @@ class RingTransfer : public Transfer {
     const RingOp::State state = engine_->poll(&op_);
     *done = state == RingOp::Complete;
     if (state == RingOp::Truncated)
-      return HETCCL_STATUS(Code::SystemError,
-                           "receive of %zu bytes from rank %d (tag %d) truncated a message of %zu bytes (shared memory)",
-                           op_.bytes, op_.peer, op_.tag, op_.messageBytes);
+      return HETCCL_STATUS(
+          Code::SystemError,
+          "receive of %zu bytes from rank %d (tag %d) truncated a message of %zu bytes (shared memory)", op_.bytes,
+          op_.peer, op_.tag, op_.messageBytes);
     return Status::ok();
   }
   bool withdraw() override {
@@ -322,7 +323,9 @@ bool ShmTransport::usesRings(int peer, size_t bytes) const {
          ringPeer_[static_cast<size_t>(peer)];
 }
 
-int ShmTransport::peersOnRings() const { return static_cast<int>(std::count(ringPeer_.begin(), ringPeer_.end(), true)); }
+int ShmTransport::peersOnRings() const {
+  return static_cast<int>(std::count(ringPeer_.begin(), ringPeer_.end(), true));
+}
 
 Status ShmTransport::post(bool isSend, char* buffer, size_t bytes, int peer, int tag,
                           std::unique_ptr<Transfer>* transfer) {

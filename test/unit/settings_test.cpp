@@ -295,6 +295,7 @@ const std::vector<VariableCase>& variableCases() {
        "name[:count],..."},
       {"HETCCL_EMULATE_NODES", {"n0:2,n1:2"}, {"n0:-1", "n0:2,"}, "name[:count],..."},
       {"HETCCL_TRANSPORT_MAX_MESSAGE_BYTES", {"1", "1G"}, {"0", "big"}, "a byte count >= 1"},
+      {"HETCCL_SHM_MAX_BYTES", {"0", "8", "64K", "1G"}, {"-1", "small", "2.5K"}, "a byte count >= 0"},
       {"HETCCL_PROGRESS", {"auto", "THREAD", "caller"}, {"async", "1", "threads"}, "auto, thread or caller"},
       {"HETCCL_INLINE_BYTES", {"0", "8", "64K", "1M"}, {"-1", "small", "1.5K"}, "a byte count >= 0"},
       {"HETCCL_TIMEOUT", {"0", "2", "1800"}, {"-1", "2s", "1073741825", "forever"}, "an integer from 0 to 1073741824"},
