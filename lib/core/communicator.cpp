@@ -94,10 +94,13 @@ Status build(std::unique_ptr<Bootstrap> members, const Settings& settings, hetcc
   hetcclComm* self = comm;
   auto remoteFailure = [self] { return self->control->poll(self->runningCollective.load(std::memory_order_relaxed)); };
   comm->executor->setInterruptCheck(remoteFailure);
+  const bool oversubscribed = c.links.ranksPerHardwareThread > 1;
+  comm->executor->setYieldAtOnce(oversubscribed);
   if (comm->inlineStream) {
     comm->inlineExecutor = std::make_unique<Executor>(*device, *c.transport, comm->inlineStream);
     comm->inlineExecutor->setAbortFlag(&comm->engine->abortRequested());
     comm->inlineExecutor->setInterruptCheck(remoteFailure);
+    comm->inlineExecutor->setYieldAtOnce(oversubscribed);
   }
   comm->scratch = std::make_unique<DeviceBuffer>(*device);
   HETCCL_INFO(

@@ -205,7 +205,7 @@ Status Executor::runPipelined(const RankPlan& plan, const PlanPhase& phase) {
     return startStep(slot, plan);
   };
   HETCCL_TRY(startSlot());
-  Backoff backoff;
+  Backoff backoff(yieldAtOnce_);
   for (bool anyActive = true; anyActive;) {
     beatThisThread();  // for the stall watchdog: this loop came back from the transport
     if (abort_ && abort_->load(std::memory_order_relaxed))

@@ -58,6 +58,8 @@ class Executor {
   // Asked while a run waits without progress (never on its fast path): an error ends the run
   // with it (a peer announced its failure on the control channel).
   void setInterruptCheck(std::function<Status()> check) { interruptCheck_ = std::move(check); }
+  // Ranks outnumber the host's hardware threads: an idle wait yields at once (runtime/backoff.h).
+  void setYieldAtOnce(bool yieldAtOnce) { yieldAtOnce_ = yieldAtOnce; }
 
   // Pipeline slot i uses tag `tagBase + i` (tags tagBase .. tagBase + kMaxPipelineDepth - 1
   // belong to this run).  For point-to-point plans pass ElementType::Uint8 (regions in bytes).
@@ -108,6 +110,7 @@ class Executor {
   bool islandStreamJoined_ = false;                 // the island stream has waited for stream_
   const std::atomic<bool>* abort_ = nullptr;
   std::function<Status()> interruptCheck_;
+  bool yieldAtOnce_ = false;
   DeviceBuffer staging_;     // where RecvReduce chunks land before they are folded in
   std::vector<Slot> slots_;  // the pipeline slots, reused from run to run
   // Per-run context, set by run().
