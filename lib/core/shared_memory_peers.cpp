@@ -90,15 +90,20 @@ std::string createInbox(uint32_t channels, uint32_t slots, Mappings* mappings, v
     return "";
   }
   const size_t bytes = shm::inboxBytes(channels, slots);
-  void* mapped = ftruncate(fd, static_cast<off_t>(bytes)) == 0 ? mapSegment(fd, bytes) : nullptr;
+  // The pages are allocated now, not at first touch: a full /dev/shm (a container's is often
+  // 64 MiB) then fails here, and the pair keeps MPI, instead of a SIGBUS in the middle of a
+  // send.  posix_fallocate returns the error rather than setting errno.
+  int failure = posix_fallocate(fd, 0, static_cast<off_t>(bytes));
+  void* mapped = failure == 0 ? mapSegment(fd, bytes) : nullptr;
+  if (failure == 0 && mapped == nullptr) failure = errno;
   close(fd);
   if (mapped == nullptr) {
-    HETCCL_INFO("shared memory: cannot size or map %s (%zu bytes: %s); this rank's peers on its host use MPI", name,
-                bytes, std::strerror(errno));
+    HETCCL_INFO("shared memory: cannot allocate or map %s (%zu bytes: %s); this rank's peers on its host use MPI", name,
+                bytes, std::strerror(failure));
     shm_unlink(name);
     return "";
   }
-  // ftruncate zeroed it: every counter and flag starts at 0.
+  // A new segment reads as zeros: every counter and flag starts at 0.
   auto* header = static_cast<shm::InboxHeader*>(mapped);
   header->channels = channels;
   header->slots = slots;
