@@ -116,6 +116,13 @@ class ShmEngine {
     pullMessages(peer);
   }
 
+  // Whether `op` may be posted again (no queue holds it); under the lock, since another
+  // thread's poll may be completing it.
+  bool idle(const RingOp* op) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return op->state != RingOp::Queued && op->state != RingOp::Active;
+  }
+
   RingOp::State poll(const RingOp* op) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (op->state == RingOp::Queued || op->state == RingOp::Active) progressAll();
@@ -284,7 +291,7 @@ class RingTransfer : public Transfer {
   explicit RingTransfer(std::shared_ptr<ShmEngine> engine) : engine_(std::move(engine)) {}
   ~RingTransfer() override { engine_->withdraw(&op_); }
   RingOp& op() { return op_; }
-  bool idle() const { return op_.state != RingOp::Queued && op_.state != RingOp::Active; }
+  bool idle() const { return engine_->idle(&op_); }
 
   Status test(bool* done) override {
     const RingOp::State state = engine_->poll(&op_);
