@@ -142,7 +142,8 @@ std::vector<SettingSpec> buildTable() {
       enumEntry(Id::HostStreams, "HETCCL_HOST_STREAMS",
                 {choice("worker", HostStreamMode::Worker), choice("inline", HostStreamMode::Inline)}, "worker",
                 "the host device's streams: `worker` = a thread each, as a GPU stream; `inline` = tasks run on the "
-                "thread that enqueues them (no threads: for a simulator; use with `HETCCL_PROGRESS=caller`)"),
+                "thread that enqueues them (no threads: for a simulator; operations then run on the calling thread, "
+                "and `HETCCL_PROGRESS=thread` is refused)"),
       enumEntry(Id::NodeName, "HETCCL_NODE_NAME",
                 {choice("host", NodeNameSource::Host), choice("mpi", NodeNameSource::Mpi)}, "host",
                 "what names a rank's node: `host` = the host name; `mpi` = `MPI_Get_processor_name` up to its first "

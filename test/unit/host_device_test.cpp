@@ -61,6 +61,12 @@ TEST(HostDevice, InlineStreamsRunTasksOnTheEnqueuingThread) {
     EXPECT_TRUE(event->query());
   }
   EXPECT_TRUE(device.destroyStream(stream).isOk());
+  // A flag wait would block the enqueuing thread itself: no flags (a progress thread's
+  // operations could never be waited for), so communicators run operations on the caller.
+  std::unique_ptr<StreamFlag> flag;
+  const Status refused = device.createStreamFlag(&flag);
+  EXPECT_FALSE(refused.isOk());
+  EXPECT_NE(refused.message().find("HETCCL_PROGRESS=caller"), std::string::npos) << refused.message();
 }
 
 // An event handed back to recordEvent is recorded again in place (the executor's per-step

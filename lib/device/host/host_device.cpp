@@ -198,6 +198,13 @@ uint64_t HostDevice::lastEnqueuedMark(StreamHandle handle) {
 
 Status HostDevice::createStreamFlag(std::unique_ptr<StreamFlag>* flag) {
   if (flag == nullptr) return HETCCL_STATUS(Code::InvalidArgument, "createStreamFlag: null output pointer");
+  // An inline stream runs a flag wait on the thread that enqueues it: the caller would block in
+  // its own call, waiting for a progress thread that waits for it.  No flags, so the engine
+  // runs operations on the calling thread instead (core/progress_mode.cpp).
+  if (streamMode_ == HostStream::Mode::Inline)
+    return HETCCL_STATUS(Code::InvalidUsage,
+                         "streams without a thread (HETCCL_HOST_STREAMS=inline) cannot wait for the host; use "
+                         "HETCCL_PROGRESS=caller");
   *flag = std::make_unique<HostStreamFlag>();
   return Status::ok();
 }
