@@ -224,9 +224,9 @@ class ShmEngine {
       const shm::Slot* slot = shm::slotAt(channel, peer.consumedLocal, peer.inboundSlots);
       if (!in.active) begin(peer, slot->tag, slot->messageBytes);
       const size_t n = slot->fragmentBytes;
-      if (in.receive != nullptr && !in.discard)
+      if (n > 0 && in.receive != nullptr && !in.discard)
         std::memcpy(in.receive->buffer + in.received, slot->payload, n);
-      else if (in.unexpected != nullptr)
+      else if (n > 0 && in.unexpected != nullptr)
         std::memcpy(in.unexpected->bytes.data() + in.received, slot->payload, n);
       in.received += n;
       channel->consumed.store(++peer.consumedLocal, std::memory_order_release);

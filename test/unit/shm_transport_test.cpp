@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <random>
@@ -78,7 +79,7 @@ TEST(ShmTransport, MessagesOfEverySizeArriveWhole) {
     ASSERT_TRUE(pair[0].postSend(sent.data(), bytes, 1, 7, &send).isOk());
     ASSERT_TRUE(pair[1].postRecv(received.data(), bytes, 0, 7, &recv).isOk());
     completeAll({send.get(), recv.get()});
-    EXPECT_EQ(0, std::memcmp(sent.data(), received.data(), bytes));
+    EXPECT_TRUE(std::equal(sent.begin(), sent.end(), received.begin()));
     EXPECT_EQ('x', received[bytes]) << "wrote past the receive";
     EXPECT_TRUE(pair.ranks[0]->usesRings(1, bytes));
   }
