@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -43,15 +44,22 @@ std::string hostKey() {
   return key;
 }
 
-// The members whose inbox has a channel from `owner`'s host mates: every other eligible member
-// with its key, in rank order (both ends compute the same list from the same exchange).
-std::vector<int> hostMates(const std::vector<HostIdentity>& all, int owner) {
-  std::vector<int> mates;
-  if (!all[static_cast<size_t>(owner)].eligible) return mates;
+// Every eligible member's host mates: the other eligible members with its key, in rank order
+// (both ends of a pair compute the same lists from the same exchange).  Grouped once by key, so
+// a job of one rank per host does not compare every pair of thousands of ranks.
+std::vector<std::vector<int>> hostMatesOfAll(const std::vector<HostIdentity>& all) {
+  std::map<std::string, std::vector<int>> ranksOfKey;
   for (int r = 0; r < static_cast<int>(all.size()); ++r)
-    if (r != owner && all[static_cast<size_t>(r)].eligible &&
-        std::strcmp(all[static_cast<size_t>(r)].key, all[static_cast<size_t>(owner)].key) == 0)
-      mates.push_back(r);
+    if (all[static_cast<size_t>(r)].eligible) ranksOfKey[all[static_cast<size_t>(r)].key].push_back(r);
+  std::vector<std::vector<int>> mates(all.size());
+  for (const auto& [key, ranks] : ranksOfKey) {
+    if (ranks.size() < 2) continue;
+    for (int r : ranks) {
+      std::vector<int>& others = mates[static_cast<size_t>(r)];
+      for (int other : ranks)
+        if (other != r) others.push_back(other);
+    }
+  }
   return mates;
 }
 
@@ -144,11 +152,11 @@ Status connectSharedMemoryPeers(Bootstrap& members, const SharedMemoryRequest& r
   std::vector<HostIdentity> all(static_cast<size_t>(size));
   HETCCL_TRY(members.allGather(&mine, sizeof mine, all.data()));
   // Every member sees the same exchange, so all skip the rest together when no pair can exist.
-  bool anyPair = false;
-  for (int r = 0; r < size && !anyPair; ++r) anyPair = !hostMates(all, r).empty();
-  if (!anyPair) return Status::ok();
+  const std::vector<std::vector<int>> matesOf = hostMatesOfAll(all);
+  if (std::all_of(matesOf.begin(), matesOf.end(), [](const std::vector<int>& m) { return m.empty(); }))
+    return Status::ok();
 
-  const std::vector<int> mates = hostMates(all, rank);
+  const std::vector<int>& mates = matesOf[static_cast<size_t>(rank)];
   auto mappings = std::make_shared<Mappings>();
   const auto slots = [](size_t mateCount) { return shm::slotsPerChannel(static_cast<uint32_t>(mateCount)); };
   void* inbox = nullptr;
@@ -171,7 +179,7 @@ Status connectSharedMemoryPeers(Bootstrap& members, const SharedMemoryRequest& r
   for (int peer : mates) {
     const char* name = names[static_cast<size_t>(peer)].text;
     if (!name[0]) continue;
-    const std::vector<int> theirMates = hostMates(all, peer);
+    const std::vector<int>& theirMates = matesOf[static_cast<size_t>(peer)];
     const auto theirSlots = slots(theirMates.size());
     void* theirs = mapInbox(name, static_cast<uint32_t>(theirMates.size()), theirSlots, mappings.get());
     if (theirs == nullptr) continue;
