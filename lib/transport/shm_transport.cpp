@@ -378,11 +378,8 @@ Status ShmTransport::waitForAny(Transfer* const* transfers, size_t count, bool* 
 }
 
 std::vector<int> ShmTransport::peersWithUnreceivedMessages() {
-  std::vector<int> waiting = engine_->peersWithUnreceivedMessages();
-  for (int peer : wire_->peersWithUnreceivedMessages())
-    if (std::find(waiting.begin(), waiting.end(), peer) == waiting.end()) waiting.push_back(peer);
-  std::sort(waiting.begin(), waiting.end());
-  return waiting;
+  // Only the rings' own: what waits in MPI the control channel finds through the bootstrap.
+  return engine_->peersWithUnreceivedMessages();
 }
 
 }  // namespace hetccl
