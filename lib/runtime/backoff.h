@@ -20,7 +20,8 @@ class Backoff {
   // is likely off a core; a poll that found nothing yields at once instead of spinning first
   // (what Open MPI does when oversubscribed: its progress loop yields on every idle pass).
   // Spinning there kept a descheduled peer off the core it needed: with shared-memory rings,
-  // 4 ranks on 2 cores took 30 us for an 8-byte all-reduce instead of 13.
+  // 4 ranks on 2 cores took 34.6 us for an 8-byte all-reduce where the library before the
+  // rings took 13.7 in the same sweep (docs/PERFORMANCE.md, "Shared-memory rings").
   explicit Backoff(bool yieldAtOnce = false)
       : pollsWithoutClock_(yieldAtOnce ? 0 : kPollsWithoutClock),
         pollFor_(yieldAtOnce ? std::chrono::microseconds{0} : kPollFor) {}
