@@ -66,9 +66,9 @@ Status build(std::unique_ptr<Bootstrap> members, const Settings& settings, hetcc
   // thread, on the progress thread, and handing each step's work on to a stream's worker cost a
   // wake-up per step, more than a 128 KiB copy takes (docs/PERFORMANCE.md, "No size slower than
   // MPI").  The strict host device keeps a worker, as it stands for a GPU.
+  const bool inlineOwnStream = device->hasInlineStreams() && device->hostReadsMemory();
   if (status.isOk())
-    status = device->hasInlineStreams() && device->hostReadsMemory() ? device->createInlineStream(&comm->stream)
-                                                                     : device->createStream(&comm->stream);
+    status = inlineOwnStream ? device->createInlineStream(&comm->stream) : device->createStream(&comm->stream);
   if (!status.isOk()) {
     abandon(c);
     return status;
@@ -96,11 +96,13 @@ Status build(std::unique_ptr<Bootstrap> members, const Settings& settings, hetcc
   comm->executor->setInterruptCheck(remoteFailure);
   const bool oversubscribed = c.links.ranksPerHardwareThread > 1;
   comm->executor->setYieldAtOnce(oversubscribed);
+  comm->executor->setStreamRunsInline(inlineOwnStream);
   if (comm->inlineStream) {
     comm->inlineExecutor = std::make_unique<Executor>(*device, *c.transport, comm->inlineStream);
     comm->inlineExecutor->setAbortFlag(&comm->engine->abortRequested());
     comm->inlineExecutor->setInterruptCheck(remoteFailure);
     comm->inlineExecutor->setYieldAtOnce(oversubscribed);
+    comm->inlineExecutor->setStreamRunsInline(true);
   }
   comm->scratch = std::make_unique<DeviceBuffer>(*device);
   HETCCL_INFO(
@@ -152,7 +154,8 @@ Status creationState(const hetcclComm& comm) {
   if (!comm.creation) return Status::ok();
   if (!comm.creation->finished.load(std::memory_order_acquire))
     return Status(Code::InProgress, "the communicator is still being created (non-blocking creation)");
-  return comm.creation->outcome;
+  // Asked by every call: a success is not copied (a string copy per call).
+  return comm.creation->outcome.isOk() ? Status::ok() : comm.creation->outcome;
 }
 
 // A communicator whose thread is stuck in a call (in MPI, after a peer failed) may yet see that

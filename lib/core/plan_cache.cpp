@@ -16,13 +16,22 @@ PlanCache::Key PlanCache::keyOf(const PlanRequest& request, size_t elementBytes)
 }
 
 const CachedPlan* PlanCache::find(const PlanRequest& request, size_t elementBytes) const {
-  auto found = entries_.find(keyOf(request, elementBytes));
-  return found == entries_.end() ? nullptr : &found->second;
+  const Key key = keyOf(request, elementBytes);
+  if (last_ != nullptr && last_->first == key) return &last_->second;
+  auto found = entries_.find(key);
+  if (found == entries_.end()) return nullptr;
+  last_ = &*found;
+  return &found->second;
 }
 
 const CachedPlan& PlanCache::insert(const PlanRequest& request, size_t elementBytes, CachedPlan plan) {
-  if (entries_.size() >= kCapacity) entries_.clear();
-  return entries_.insert_or_assign(keyOf(request, elementBytes), std::move(plan)).first->second;
+  if (entries_.size() >= kCapacity) {
+    entries_.clear();
+    last_ = nullptr;
+  }
+  auto entry = entries_.insert_or_assign(keyOf(request, elementBytes), std::move(plan)).first;
+  last_ = &*entry;
+  return entry->second;
 }
 
 }  // namespace hetccl

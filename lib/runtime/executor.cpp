@@ -84,7 +84,7 @@ Status Executor::run(const RankPlan& plan, const PlanBuffers& buffers, ElementTy
     }
   }
   HETCCL_TRY(drainIslandStream());
-  return device_.synchronizeStream(stream_);
+  return streamRunsInline_ ? Status::ok() : device_.synchronizeStream(stream_);
 }
 
 Status Executor::convert(void* dst, ElementType to, const void* src, ElementType from, size_t count) {
@@ -361,10 +361,10 @@ Status Executor::pollSlot(Slot& slot, const RankPlan& plan, bool* progressed) {
     if (!allDone) return Status::ok();
     // The next step may send what this one reduced: wait for the device to finish it.  A
     // step that only moved data has nothing to wait for (a round trip to the device saved).
-    if (slot.deviceWorkEnqueued) HETCCL_TRY(device_.recordEvent(stream_, &slot.deviceDone));
+    if (slot.deviceWorkEnqueued && !streamRunsInline_) HETCCL_TRY(device_.recordEvent(stream_, &slot.deviceDone));
     slot.waitingForDevice = true;
   }
-  if (slot.deviceWorkEnqueued && !slot.deviceDone->query()) {
+  if (slot.deviceWorkEnqueued && !streamRunsInline_ && !slot.deviceDone->query()) {
     mustPoll_ = true;
     devicePending_ = true;
     return Status::ok();

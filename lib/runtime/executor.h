@@ -17,6 +17,7 @@
 #include "device/device.h"
 #include "runtime/device_buffer.h"
 #include "runtime/island_collectives.h"
+#include "runtime/plan_buffers.h"
 #include "transport/transport.h"
 
 namespace hetccl {
@@ -34,9 +35,6 @@ struct ExecutionSettings {
   // sees an abort (HETCCL_WAIT=block).
   bool blockInTransport = false;
 };
-
-// Where the plan's buffers are: index BufferId (input, output, scratch, user buffers...).
-using PlanBuffers = std::vector<char*>;
 
 class Executor {
  public:
@@ -60,6 +58,10 @@ class Executor {
   void setInterruptCheck(std::function<Status()> check) { interruptCheck_ = std::move(check); }
   // Ranks outnumber the host's hardware threads: an idle wait yields at once (runtime/backoff.h).
   void setYieldAtOnce(bool yieldAtOnce) { yieldAtOnce_ = yieldAtOnce; }
+  // The executor's stream is an inline one (Device::createInlineStream): its copies and
+  // reductions have run when enqueueing returns, so a step's end needs no event and a run's
+  // end no synchronization (two device calls fewer per step of a small operation).
+  void setStreamRunsInline(bool runsInline) { streamRunsInline_ = runsInline; }
 
   // Pipeline slot i uses tag `tagBase + i` (tags tagBase .. tagBase + kMaxPipelineDepth - 1
   // belong to this run).  For point-to-point plans pass ElementType::Uint8 (regions in bytes).
@@ -111,6 +113,7 @@ class Executor {
   const std::atomic<bool>* abort_ = nullptr;
   std::function<Status()> interruptCheck_;
   bool yieldAtOnce_ = false;
+  bool streamRunsInline_ = false;
   DeviceBuffer staging_;     // where RecvReduce chunks land before they are folded in
   std::vector<Slot> slots_;  // the pipeline slots, reused from run to run
   // Per-run context, set by run().

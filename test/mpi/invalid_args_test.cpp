@@ -2,6 +2,7 @@
 // once (a rank that went on into the collective would hang the suite, caught by the ctest
 // TIMEOUT), leave a message, change no buffer, and leave the communicator usable — checked by a
 // correct AllReduce right after each bad call.
+#include <cstdint>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -96,6 +97,26 @@ TEST_F(InvalidArguments, CountZeroWithNullBuffersSucceeds) {
   expectSuccess(hetcclAlltoAll(nullptr, nullptr, 0, f, c, userStream()), c, "AlltoAll count 0");
   syncStream(userStream(), "count 0");
   checkAllReduce(world(), {&typeInfo(hetcclInt32), hetcclSum, 61, false, 0, nullptr});
+}
+
+// A count whose buffer (count x element size, x ranks for the gathered and scattered side)
+// does not fit in size_t: rejected before either buffer is touched.
+TEST_F(InvalidArguments, CountTooLargeForSizeT) {
+  const hetcclDataType_t f = hetcclFloat32;
+  const size_t overflowsAlone = SIZE_MAX / sizeof(float) + 1;
+  expectInvalid("AllReduce count overflowing",
+                [&] { return hetcclAllReduce(send(), recv(), overflowsAlone, f, hetcclSum, comm(), nullptr); });
+  expectInvalid("Broadcast count overflowing",
+                [&] { return hetcclBroadcast(send(), recv(), overflowsAlone, f, 0, comm(), nullptr); });
+  expectInvalid("Send count overflowing", [&] { return hetcclSend(send(), overflowsAlone, f, 0, comm(), nullptr); });
+  if (n_ < 2) return;
+  // Fits as one rank's block, not as all of them.
+  const size_t overflowsTimesRanks = SIZE_MAX / sizeof(float) / static_cast<size_t>(n_) + 1;
+  expectInvalid("AllGather count overflowing with the ranks",
+                [&] { return hetcclAllGather(send(), recv(), overflowsTimesRanks, f, comm(), nullptr); });
+  expectInvalid("ReduceScatter count overflowing with the ranks", [&] {
+    return hetcclReduceScatter(send(), recv(), overflowsTimesRanks, f, hetcclSum, comm(), nullptr);
+  });
 }
 
 // Bad enum values go through c_api_calls.c: making them in C++ would be undefined behaviour.
