@@ -84,6 +84,8 @@ struct hetcclComm {
   hetccl::PlanCache plans;                          // used on the calling thread only
   hetccl::AccumulatedPlanCache accumulatedPlans;    // HETCCL_ACCUMULATE=float32's, likewise
   uint64_t collectiveSequence = 0;                  // collectives launched (native ones aside)
+  int collectiveTagBlocks = 0;     // blocks of kMaxPipelineDepth tags the transport has (0: not asked yet)
+  int nextCollectiveTagBlock = 0;  // the next collective's (core/dispatch.cpp)
   // The number (1-based) of the collective being run, 0 for none or a point-to-point group:
   // what a peer's leaving notice is compared with (core/control_channel.h).  Written by
   // whichever thread runs the operation, read by its interrupt check.

@@ -54,7 +54,8 @@ void HostStream::enqueueOnWorker(HostTask task) {
   {
     std::lock_guard<std::mutex> lock(progress_->mutex);
     progress_->queue.push_back(std::move(task));
-    ++progress_->enqueuedCount;
+    progress_->enqueuedCount.store(progress_->enqueuedCount.load(std::memory_order_relaxed) + 1,
+                                   std::memory_order_release);
     lastMark_.store(gLastMark.fetch_add(1, std::memory_order_relaxed) + 1, std::memory_order_release);
   }
   progress_->workAvailable.notify_one();
@@ -62,18 +63,17 @@ void HostStream::enqueueOnWorker(HostTask task) {
 
 void HostStream::synchronize() {
   if (mode_ == Mode::Inline) return;  // its tasks ran as they were enqueued
-  uint64_t target;
-  {
-    std::lock_guard<std::mutex> lock(progress_->mutex);
-    target = progress_->enqueuedCount;
-  }
+  // What this thread enqueued is counted (its own stores); another thread's enqueue racing with
+  // this call may or may not be waited for, as on a GPU stream.
+  const uint64_t target = progress_->enqueuedCount.load(std::memory_order_acquire);
+  if (progress_->hasCompleted(target)) return;
   progress_->waitForCompleted(target);
 }
 
 bool HostStream::idle() {
   if (mode_ == Mode::Inline) return true;
-  std::lock_guard<std::mutex> lock(progress_->mutex);
-  return progress_->completedCount == progress_->enqueuedCount;
+  const uint64_t enqueued = progress_->enqueuedCount.load(std::memory_order_acquire);
+  return progress_->hasCompleted(enqueued);
 }
 
 std::unique_ptr<HostEvent> HostStream::recordEvent() {
@@ -89,7 +89,7 @@ void HostStream::recordEvent(HostEvent* event) {
     return;
   }
   std::lock_guard<std::mutex> lock(progress_->mutex);
-  event->rerecord(progress_, progress_->enqueuedCount);
+  event->rerecord(progress_, progress_->enqueuedCount.load(std::memory_order_relaxed));
 }
 
 void HostStream::waitEvent(const HostEvent& event) {

@@ -35,9 +35,10 @@ struct HostStreamProgress {
   std::condition_variable workAvailable;  // the worker waits on it for tasks
   std::condition_variable taskFinished;   // synchronize() and events wait on it
   std::deque<HostTask> queue;
-  uint64_t enqueuedCount = 0;
-  // Written under the mutex, read without it: it only grows, and an event's query (polled by
-  // the executor at every round) needs no lock to see whether it has got somewhere.
+  // Both counts are written under the mutex and read without it: they only grow, and an
+  // event's query (polled by the executor at every round), a stream's idle check and a
+  // synchronize with nothing left to run (each small call makes both) need no lock.
+  std::atomic<uint64_t> enqueuedCount{0};
   std::atomic<uint64_t> completedCount{0};
   // The lowest count a sleeping waiter waits for: the worker wakes them when it gets there,
   // not at every task (a caller synchronizing a series of operations slept through the rest).
