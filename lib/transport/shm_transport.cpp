@@ -7,6 +7,7 @@
 #include <mutex>
 #include <typeinfo>
 
+#include "base/spin_lock.h"
 #include "transport/shm_channel.h"
 
 namespace hetccl {
@@ -68,7 +69,8 @@ struct PeerState {
 
 // The rings' state of one rank, shared by its transport and its transfers (a transfer may
 // outlive the transport during retirement).  One lock: the executor's thread and the caller's
-// (the inline path) may both post and poll.
+// (the inline path) may both post and poll; a spin lock, as each message takes it at least
+// three times and another thread holds it rarely (base/spin_lock.h).
 class ShmEngine {
  public:
   ShmEngine(const std::vector<ShmPeerChannels>& channels, std::shared_ptr<void> mappings)
@@ -90,7 +92,7 @@ class ShmEngine {
   }
 
   void post(RingOp* op) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<SpinLock> lock(lock_);
     PeerState& peer = peers_[static_cast<size_t>(op->peer)];
     op->copied = 0;
     op->messageBytes = 0;
@@ -120,19 +122,19 @@ class ShmEngine {
   // Whether `op` may be posted again (no queue holds it); under the lock, since another
   // thread's poll may be completing it.
   bool idle(const RingOp* op) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<SpinLock> lock(lock_);
     return op->state != RingOp::Queued && op->state != RingOp::Active;
   }
 
   RingOp::State poll(const RingOp* op) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<SpinLock> lock(lock_);
     if (op->state == RingOp::Queued || op->state == RingOp::Active) progressAll();
     return op->state;
   }
 
   // Takes a pending operation out of the rings' way so its buffer is never touched again.
   void withdraw(RingOp* op) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<SpinLock> lock(lock_);
     if (op->state != RingOp::Queued && op->state != RingOp::Active) return;
     PeerState& peer = peers_[static_cast<size_t>(op->peer)];
     if (op->isSend) {
@@ -161,7 +163,7 @@ class ShmEngine {
   }
 
   std::vector<int> peersWithUnreceivedMessages() {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<SpinLock> lock(lock_);
     progressAll();
     std::vector<int> waiting;
     for (int p : ringPeers_) {
@@ -282,7 +284,7 @@ class ShmEngine {
     op->state = RingOp::Complete;
   }
 
-  std::mutex mutex_;
+  SpinLock lock_;
   std::vector<PeerState> peers_;
   std::vector<int> ringPeers_;
   std::shared_ptr<void> mappings_;
