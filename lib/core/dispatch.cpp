@@ -17,10 +17,10 @@ namespace {
 
 // Tags 1..kMaxPipelineDepth carry point-to-point groups, which only the ranks involved run
 // (so they cannot share the collectives' sequence); collectives cycle through the rest.
+int pointToPointTagBase() { return 1; }
 // The next collective's tags: it takes the next number of the sequence, equal on every rank,
 // and the block of tags after the previous one's, cycling (a cursor rather than the sequence
 // modulo the block count: a 64-bit division on every call showed in a small call's profile).
-int pointToPointTagBase() { return 1; }
 int nextCollectiveTagBase(hetcclComm& comm) {
   if (comm.collectiveTagBlocks == 0)
     comm.collectiveTagBlocks = std::max(1, comm.setup.transport->maxTag() / kMaxPipelineDepth - 1);
