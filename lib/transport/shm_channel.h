@@ -1,14 +1,13 @@
 // The layout of the shared memory that ranks of one host exchange small messages through
 // (shm_transport.h).  Each rank owns an inbox: one channel per other rank of its host that
 // sends to it.  A channel is a single-producer, single-consumer ring of fixed-size slots: the
-// sender fills a slot and then stamps its sequence number, the receiver empties stamped slots
-// in order and advances `consumed` (on a cache line of its own); every field has one writer,
-// so neither side ever takes a lock the other holds.  A message larger than a slot's payload
-// takes consecutive slots (fragments); a sender writes one message's fragments before the
-// next message's.
+// sender fills slots and advances `published`, the receiver empties them and advances
+// `consumed`; each counter has one writer and lives on its own cache line, so neither side
+// ever takes a lock the other holds.  A message larger than a slot's payload takes consecutive
+// slots (fragments); a sender writes one message's fragments before the next message's.
 //
-// The stamps and counters are lock-free std::atomic, which is address-free: the two processes
-// map the segment at different addresses and still see each other's stores.
+// The counters are lock-free std::atomic, which is address-free: the two processes map the
+// segment at different addresses and still see each other's stores.
 #pragma once
 
 #include <atomic>
@@ -17,34 +16,28 @@
 
 namespace hetccl::shm {
 
-// One slot: a fragment's header and up to kSlotPayloadBytes of the message.  The receiver
-// polls the next slot's `sequence`, which the sender stores last: a small message's signal,
-// header and bytes share the slot's first cache line, so a message costs the receiver one line
-// brought over from the sender's core, not two (a separate counter's and the slot's).  8 KiB of
-// payload takes a 64 KiB message in 8 slots.
-constexpr size_t kSlotPayloadBytes = 8192;
-constexpr size_t kSlotHeaderBytes = 24;
-constexpr size_t kSlotBytes = 8256;  // header and payload, rounded up to whole cache lines
+// One slot: a fragment's header and up to kSlotPayloadBytes of the message.  8 KiB keeps the
+// header and a small message's bytes on the same first cache line, and a 64 KiB message in 8
+// slots.
+constexpr size_t kSlotBytes = 8192;
+constexpr size_t kSlotHeaderBytes = 16;
+constexpr size_t kSlotPayloadBytes = kSlotBytes - kSlotHeaderBytes;
 
 struct alignas(64) Slot {
-  std::atomic<uint64_t> sequence;  // the slot's fill number, 1-based: filled when it reads n + 1
-  uint64_t messageBytes;           // the whole message's size (in every fragment)
-  int32_t tag;                     // the message's tag
-  uint32_t fragmentBytes;          // payload bytes in this slot
+  uint64_t messageBytes;   // the whole message's size (in every fragment)
+  int32_t tag;             // the message's tag
+  uint32_t fragmentBytes;  // payload bytes in this slot
   unsigned char payload[kSlotPayloadBytes];
 };
-static_assert(offsetof(Slot, payload) == kSlotHeaderBytes, "the header is kSlotHeaderBytes");
 static_assert(sizeof(Slot) == kSlotBytes, "a slot is exactly kSlotBytes");
 
 struct alignas(64) ChannelHead {
-  // Slots the receiver has emptied (written by the receiver; the sender reads it when the ring
-  // looks full).
-  alignas(64) std::atomic<uint64_t> consumed;
+  alignas(64) std::atomic<uint64_t> published;  // slots the sender has filled (written by the sender)
+  alignas(64) std::atomic<uint64_t> consumed;   // slots the receiver has emptied (written by the receiver)
   // Set by the sender once it has mapped this inbox: a pair uses shared memory only when both
   // ends have mapped each other's (core/shared_memory_peers.cpp reads it after a barrier).
   alignas(64) std::atomic<uint32_t> senderAttached;
 };
-
 static_assert(std::atomic<uint64_t>::is_always_lock_free, "shared-memory counters must be lock-free");
 
 // A channel: its head, then `slots` slots.
@@ -65,20 +58,16 @@ constexpr size_t inboxBytes(uint32_t channels, uint32_t slots) {
 inline ChannelHead* channelAt(void* base, uint32_t index, uint32_t slots) {
   return reinterpret_cast<ChannelHead*>(static_cast<char*>(base) + sizeof(InboxHeader) + index * channelBytes(slots));
 }
-// Slot `sequence` (0-based) of a channel of `slots` slots, a power of two (a mask, not a
-// division, on every fragment).
 inline Slot* slotAt(ChannelHead* channel, uint64_t sequence, uint32_t slots) {
-  return reinterpret_cast<Slot*>(reinterpret_cast<char*>(channel) + sizeof(ChannelHead)) + (sequence & (slots - 1));
+  return reinterpret_cast<Slot*>(reinterpret_cast<char*>(channel) + sizeof(ChannelHead)) + sequence % slots;
 }
 
 // Slots per channel for an inbox of `channels` channels: 16 (a 128 KiB ring), fewer on a host
-// with many ranks so an inbox stays near 2 MiB (8, then 4, never fewer: a power of two).
+// with many ranks so an inbox stays near 2 MiB, never under 4.
 constexpr uint32_t slotsPerChannel(uint32_t channels) {
   if (channels == 0) return 16;
   const size_t fit = (size_t{2} << 20) / (size_t{channels} * kSlotBytes);
-  return fit >= 16 ? 16 : fit >= 8 ? 8 : 4;
+  return fit >= 16 ? 16 : fit <= 4 ? 4 : static_cast<uint32_t>(fit);
 }
-static_assert(slotsPerChannel(1) == 16 && slotsPerChannel(20) == 8 && slotsPerChannel(1000) == 4,
-              "slots per channel are powers of two");
 
 }  // namespace hetccl::shm

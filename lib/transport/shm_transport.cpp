@@ -84,9 +84,8 @@ class ShmEngine {
       peer.outboundSlots = channels[p].outboundSlots;
       if (peer.inbound) peer.consumedLocal = peer.inbound->consumed.load(std::memory_order_relaxed);
       if (peer.outbound) {
-        // A fresh channel: nothing filled, nothing consumed.
+        peer.publishedLocal = peer.outbound->published.load(std::memory_order_relaxed);
         peer.consumedSeen = peer.outbound->consumed.load(std::memory_order_acquire);
-        peer.publishedLocal = peer.consumedSeen;
       }
       if (peer.inbound || peer.outbound) ringPeers_.push_back(static_cast<int>(p));
     }
@@ -208,7 +207,7 @@ class ShmEngine {
         slot->fragmentBytes = static_cast<uint32_t>(n);
         if (n > 0) std::memcpy(slot->payload, op->unsent(), n);
         op->copied += n;
-        slot->sequence.store(++peer.publishedLocal, std::memory_order_release);  // the slot is filled
+        channel->published.store(++peer.publishedLocal, std::memory_order_release);
       } while (op->copied < op->bytes);
       peer.sends.pop_front();
       if (op->engineOwned) {
@@ -222,10 +221,10 @@ class ShmEngine {
   // Empties every filled slot of the peer's ring into its receives, or aside.
   void pullMessages(PeerState& peer) {
     shm::ChannelHead* channel = peer.inbound;
+    const uint64_t published = channel->published.load(std::memory_order_acquire);
     Incoming& in = peer.incoming;
-    for (;;) {
+    while (peer.consumedLocal < published) {
       const shm::Slot* slot = shm::slotAt(channel, peer.consumedLocal, peer.inboundSlots);
-      if (slot->sequence.load(std::memory_order_acquire) != peer.consumedLocal + 1) return;  // not filled yet
       if (!in.active) begin(peer, slot->tag, slot->messageBytes);
       const size_t n = slot->fragmentBytes;
       if (n > 0 && in.receive != nullptr && !in.discard)
