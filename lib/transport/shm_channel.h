@@ -58,16 +58,20 @@ constexpr size_t inboxBytes(uint32_t channels, uint32_t slots) {
 inline ChannelHead* channelAt(void* base, uint32_t index, uint32_t slots) {
   return reinterpret_cast<ChannelHead*>(static_cast<char*>(base) + sizeof(InboxHeader) + index * channelBytes(slots));
 }
+// Slot `sequence` (0-based) of a channel of `slots` slots, a power of two (a mask, not a
+// division, on every fragment).
 inline Slot* slotAt(ChannelHead* channel, uint64_t sequence, uint32_t slots) {
-  return reinterpret_cast<Slot*>(reinterpret_cast<char*>(channel) + sizeof(ChannelHead)) + sequence % slots;
+  return reinterpret_cast<Slot*>(reinterpret_cast<char*>(channel) + sizeof(ChannelHead)) + (sequence & (slots - 1));
 }
 
 // Slots per channel for an inbox of `channels` channels: 16 (a 128 KiB ring), fewer on a host
-// with many ranks so an inbox stays near 2 MiB, never under 4.
+// with many ranks so an inbox stays near 2 MiB (8, then 4, never fewer: a power of two).
 constexpr uint32_t slotsPerChannel(uint32_t channels) {
   if (channels == 0) return 16;
   const size_t fit = (size_t{2} << 20) / (size_t{channels} * kSlotBytes);
-  return fit >= 16 ? 16 : fit <= 4 ? 4 : static_cast<uint32_t>(fit);
+  return fit >= 16 ? 16 : fit >= 8 ? 8 : 4;
 }
+static_assert(slotsPerChannel(1) == 16 && slotsPerChannel(20) == 8 && slotsPerChannel(1000) == 4,
+              "slots per channel are powers of two");
 
 }  // namespace hetccl::shm
