@@ -16,10 +16,12 @@ class SpinLock {
     int spins = 0;
     while (locked_.exchange(true, std::memory_order_acquire)) {
       while (locked_.load(std::memory_order_relaxed)) {
-        if (++spins < kSpinsBeforeYield)
+        if (spins < kSpinsBeforeYield) {
+          ++spins;
           relax();
-        else
+        } else {
           std::this_thread::yield();
+        }
       }
     }
   }

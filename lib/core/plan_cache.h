@@ -26,6 +26,11 @@ class PlanCache {
  public:
   static constexpr size_t kCapacity = 256;
 
+  PlanCache() = default;
+  // Not copied: a copy's last_ would point into the original's map.
+  PlanCache(const PlanCache&) = delete;
+  PlanCache& operator=(const PlanCache&) = delete;
+
   // The entry for `request` with elements of `elementBytes`, or nullptr.
   const CachedPlan* find(const PlanRequest& request, size_t elementBytes) const;
   const CachedPlan& insert(const PlanRequest& request, size_t elementBytes, CachedPlan plan);

@@ -70,7 +70,9 @@ struct PeerState {
 // The rings' state of one rank, shared by its transport and its transfers (a transfer may
 // outlive the transport during retirement).  One lock: the executor's thread and the caller's
 // (the inline path) may both post and poll; a spin lock, as each message takes it at least
-// three times and another thread holds it rarely (base/spin_lock.h).
+// three times and another thread rarely wants it at the same moment (base/spin_lock.h).  It is
+// held across copies into and out of the rings (up to a ring's worth per peer), so a second
+// thread that does want it waits that long, yielding.
 class ShmEngine {
  public:
   ShmEngine(const std::vector<ShmPeerChannels>& channels, std::shared_ptr<void> mappings)
