@@ -35,15 +35,23 @@ std::vector<PlanPhase> planPhases(const RankPlan& plan) {
   return phases;
 }
 
+namespace {
+// The elements an op moves: a send's source, every other op's destination.
+size_t elementsMoved(const Op& op) { return op.kind == OpKind::Send ? op.src.count : op.dst.count; }
+}  // namespace
+
 void sliceStep(const Step& step, size_t index, size_t chunkElements, std::vector<Op>* ops) {
   ops->clear();
   for (const Op& op : step.ops) {
     Op chunk = op;
     chunk.src = chunkOf(op.src, index, chunkElements);
     chunk.dst = chunkOf(op.dst, index, chunkElements);
-    size_t count = op.kind == OpKind::Send ? chunk.src.count : chunk.dst.count;
-    if (count > 0) ops->push_back(chunk);
+    if (elementsMoved(chunk) > 0) ops->push_back(chunk);
   }
+}
+
+bool everyOpMovesElements(const Step& step) {
+  return std::all_of(step.ops.begin(), step.ops.end(), [](const Op& op) { return elementsMoved(op) > 0; });
 }
 
 }  // namespace hetccl

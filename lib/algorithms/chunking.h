@@ -40,5 +40,8 @@ size_t pipelineCount(const RankPlan& plan, const PlanPhase& phase, size_t chunkE
 // The ops of `step` restricted to chunk `index`; empty chunks are dropped (consistently on
 // both ends of a transfer, which compute the same region lengths).
 void sliceStep(const Step& step, size_t index, size_t chunkElements, std::vector<Op>* ops);
+// Whether every op of `step` has elements to move: then chunk 0 of a step that fits in one
+// chunk is the step itself, and sliceStep would only copy it.
+bool everyOpMovesElements(const Step& step);
 
 }  // namespace hetccl

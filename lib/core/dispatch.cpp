@@ -58,6 +58,14 @@ bool takesNativePath(const hetcclComm& comm) {
          (!comm.settings.algorithm || *comm.settings.algorithm == Algorithm::Native);
 }
 
+// What the communicator reports as its last call's algorithm and predicted time
+// (hetcclCommGetLastAlgorithm).  The label is copied only when it changes: a string copy on
+// every call showed in a small call's profile.
+void recordChoice(hetcclComm& comm, const std::string& label, double predictedSeconds) {
+  if (comm.lastAlgorithm != label) comm.lastAlgorithm = label;
+  comm.lastPredictedSeconds = predictedSeconds;
+}
+
 bool hasIslandSteps(const RankPlan& plan) {
   return std::any_of(plan.steps.begin(), plan.steps.end(), [](const Step& step) { return isIslandStep(step); });
 }
@@ -273,8 +281,7 @@ Status runAccumulatedCollective(hetcclComm& comm, const CollectiveCall& call, St
                  plans->choice.predictedSeconds * 1e6);
     comm.accumulatedPlans.insert(request, narrowSize, plans);
   }
-  comm.lastAlgorithm = plans->label;
-  comm.lastPredictedSeconds = plans->choice.predictedSeconds;
+  recordChoice(comm, plans->label, plans->choice.predictedSeconds);
   PlanRun run = collectiveRun(comm, call);
   run.plan = plans->reduce;
   run.accumulated = plans;
@@ -295,8 +302,7 @@ Status runCollective(hetcclComm& comm, const CollectiveCall& call, StreamList st
   const bool inPlace = isInPlace(call, comm.rank, elementSize(call.type));
   IslandLibrary* island = comm.setup.islandLibrary.get();
   if (takesNativePath(comm) && island->takesWhole(call, inPlace)) {
-    comm.lastAlgorithm = "native:" + island->shortName();
-    comm.lastPredictedSeconds = 0;
+    recordChoice(comm, "native:" + island->shortName(), 0);
     HETCCL_TRACE("%s count %zu %s %s root %d: native, by %s", collectiveName(call.collective), call.count,
                  elementTypeName(call.type), reduceOpName(call.op), call.root, island->describe().c_str());
     // Checked here, on the calling thread, before the vendor library is handed the call (a
@@ -313,8 +319,7 @@ Status runCollective(hetcclComm& comm, const CollectiveCall& call, StreamList st
     return runNativeJoined(comm, call.stream, streams, [&] { return island->runWhole(call); });
   }
   const CachedPlan& planned = collectivePlan(comm, call, inPlace);
-  comm.lastAlgorithm = planned.label;
-  comm.lastPredictedSeconds = planned.choice.predictedSeconds;
+  recordChoice(comm, planned.label, planned.choice.predictedSeconds);
   PlanRun run = collectiveRun(comm, call);
   run.plan = planned.plan;
   run.execution = executionSettings(comm, planned.choice.chunkBytes);
@@ -325,8 +330,7 @@ Status runCollective(hetcclComm& comm, const CollectiveCall& call, StreamList st
 Status runPointToPoint(hetcclComm& comm, const std::vector<PointToPointCall>& calls, StreamList streams) {
   if (takesNativePath(comm)) {
     IslandLibrary& island = *comm.setup.islandLibrary;
-    comm.lastAlgorithm = "native:" + island.shortName();
-    comm.lastPredictedSeconds = 0;
+    recordChoice(comm, "native:" + island.shortName(), 0);
     // The vendor's own group joins its calls' streams (NCCL's group semantics); the rest of a
     // hetccl group's streams are joined to the first of them, as for a native collective.
     return runNativeJoined(comm, calls.front().stream, streams, [&] { return island.runPointToPoint(calls); });
@@ -348,8 +352,7 @@ Status runPointToPoint(hetcclComm& comm, const std::vector<PointToPointCall>& ca
     run.buffers.push_back(static_cast<char*>(call.buffer));
   }
   run.plan = std::make_shared<RankPlan>(buildPointToPointPlan(operations, comm.rank, comm.nranks));
-  comm.lastAlgorithm = run.plan->algorithm;
-  comm.lastPredictedSeconds = 0;
+  recordChoice(comm, run.plan->algorithm, 0);
   HETCCL_TRACE("point-to-point group: %s", describePlan(*run.plan).c_str());
   run.type = ElementType::Uint8;
   run.tagBase = pointToPointTagBase();

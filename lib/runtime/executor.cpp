@@ -27,9 +27,10 @@ struct Executor::Slot {
   size_t step = 0;
   bool active = false;
   bool waitingForDevice = false;
-  bool deviceWorkEnqueued = false;  // this step gave the device work to wait for
-  size_t stepsDone = 0;             // of its current pipeline: the next slot starts after one
-  std::vector<Op> ops;              // the current step, cut to this pipeline's chunk
+  bool deviceWorkEnqueued = false;           // this step gave the device work to wait for
+  size_t stepsDone = 0;                      // of its current pipeline: the next slot starts after one
+  std::vector<Op> ops;                       // the current step, cut to this pipeline's chunk
+  const std::vector<Op>* current = nullptr;  // `ops`, or the plan's own when one chunk is all
   std::vector<PendingTransfer> transfers;
   // Completed transfers, handed back to the transport to post the next ones in (no allocation
   // per transfer), and the step's device event, recorded again at each step.
@@ -167,6 +168,7 @@ Status Executor::runPipelined(const RankPlan& plan, const PlanPhase& phase) {
   if (pipelines == 0) return Status::ok();
   const int depth = static_cast<int>(std::min<size_t>(pipelines, static_cast<size_t>(pipelineDepth_)));
   phaseEnd_ = phase.endStep;
+  onePipeline_ = pipelines == 1;
   // A slot stages what one step's receive-reduces bring in: each at most a chunk, but no more
   // than its region (a round at thousands of islands receives thousands of small parts).
   size_t stagedElements = 0;
@@ -312,8 +314,16 @@ Status Executor::enqueueLocalWork(Slot& slot, const Op& op, const RankPlan& plan
 // of every region is empty) are skipped.
 Status Executor::startStep(Slot& slot, const RankPlan& plan) {
   for (; slot.step < phaseEnd_; ++slot.step) {
-    sliceStep(plan.steps[slot.step], slot.pipeline, chunkElements_, &slot.ops);
-    if (!slot.ops.empty()) break;
+    const Step& step = plan.steps[slot.step];
+    // With one pipeline its chunk of every op is the whole op: the step runs as planned,
+    // without copying its ops (a small call's steps were a visible part of its cost).
+    if (onePipeline_ && everyOpMovesElements(step)) {
+      slot.current = &step.ops;
+    } else {
+      sliceStep(step, slot.pipeline, chunkElements_, &slot.ops);
+      slot.current = &slot.ops;
+    }
+    if (!slot.current->empty()) break;
   }
   if (slot.step == phaseEnd_) {
     slot.active = false;
@@ -325,8 +335,8 @@ Status Executor::startStep(Slot& slot, const RankPlan& plan) {
   // stream a copy runs before enqueueing returns, so a broadcast root's or an out-of-place
   // all-gather's local copy posted first would hold back the send its peer waits for.
   char* staging = staging_.data() + slot.index * stagingPerSlot_;
-  for (const Op& op : slot.ops) HETCCL_TRY(postTransfer(slot, op, &staging));
-  for (const Op& op : slot.ops) HETCCL_TRY(enqueueLocalWork(slot, op, plan));
+  for (const Op& op : *slot.current) HETCCL_TRY(postTransfer(slot, op, &staging));
+  for (const Op& op : *slot.current) HETCCL_TRY(enqueueLocalWork(slot, op, plan));
   slot.waitingForDevice = false;
   return Status::ok();
 }
