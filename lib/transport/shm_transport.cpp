@@ -33,6 +33,14 @@ struct RingOp {
   const char* unsent() const { return engineOwned ? owned.data() + (copied - ownedFrom) : buffer + copied; }
 };
 
+// What a send or receive is posted with.
+struct RingMessage {
+  bool isSend = true;
+  int peer = 0, tag = 0;
+  char* buffer = nullptr;
+  size_t bytes = 0;
+};
+
 // A message that arrived before its receive was posted, copied out of the ring.
 struct Unexpected {
   int tag = 0;
@@ -93,8 +101,17 @@ class ShmEngine {
     }
   }
 
-  void post(RingOp* op) {
+  // Posts `message` in `op`, unless `op` is still pending (queued or arriving: a transfer
+  // handed back before it completed); one lock for the check and the post, since another
+  // thread's poll may be completing it.
+  bool postIfIdle(RingOp* op, const RingMessage& message) {
     std::lock_guard<SpinLock> lock(lock_);
+    if (op->state == RingOp::Queued || op->state == RingOp::Active) return false;
+    op->isSend = message.isSend;
+    op->peer = message.peer;
+    op->tag = message.tag;
+    op->buffer = message.buffer;
+    op->bytes = message.bytes;
     PeerState& peer = peers_[static_cast<size_t>(op->peer)];
     op->copied = 0;
     op->messageBytes = 0;
@@ -102,7 +119,7 @@ class ShmEngine {
       op->state = RingOp::Queued;
       peer.sends.push_back(op);
       pushSends(peer);  // usually the whole message fits: the send is complete on return
-      return;
+      return true;
     }
     // The oldest message of this tag set aside, if any, is this receive's.
     for (auto it = peer.unexpected.begin(); it != peer.unexpected.end(); ++it) {
@@ -114,18 +131,12 @@ class ShmEngine {
         it->claimedBy = op;
         op->state = RingOp::Active;
       }
-      return;
+      return true;
     }
     op->state = RingOp::Queued;
     peer.receives.push_back(op);
     pullMessages(peer);
-  }
-
-  // Whether `op` may be posted again (no queue holds it); under the lock, since another
-  // thread's poll may be completing it.
-  bool idle(const RingOp* op) {
-    std::lock_guard<SpinLock> lock(lock_);
-    return op->state != RingOp::Queued && op->state != RingOp::Active;
+    return true;
   }
 
   RingOp::State poll(const RingOp* op) {
@@ -299,7 +310,6 @@ class RingTransfer final : public Transfer {
   explicit RingTransfer(std::shared_ptr<ShmEngine> engine) : engine_(std::move(engine)) {}
   ~RingTransfer() override { engine_->withdraw(&op_); }
   RingOp& op() { return op_; }
-  bool idle() const { return engine_->idle(&op_); }
 
   Status test(bool* done) override {
     const RingOp::State state = engine_->poll(&op_);
@@ -350,21 +360,17 @@ Status ShmTransport::post(bool isSend, char* buffer, size_t bytes, int peer, int
     return HETCCL_STATUS(Code::InvalidArgument, "shared memory: tag %d outside 0..%d", tag, maxTag());
   // A completed transfer handed back is posted again (no allocation per message).  The class
   // is final: comparing types is exact, and cheaper than a dynamic_cast on every message.
+  const RingMessage message{isSend, peer, tag, buffer, bytes};
   Transfer* handedBack = transfer->get();
   auto* reused = handedBack != nullptr && typeid(*handedBack) == typeid(RingTransfer)
                      ? static_cast<RingTransfer*>(handedBack)
                      : nullptr;
-  if (reused == nullptr || !reused->idle() || reused->engine() != engine_.get()) {
-    *transfer = std::make_unique<RingTransfer>(engine_);
-    reused = static_cast<RingTransfer*>(transfer->get());
-  }
-  RingOp& op = reused->op();
-  op.isSend = isSend;
-  op.peer = peer;
-  op.tag = tag;
-  op.buffer = buffer;
-  op.bytes = bytes;
-  engine_->post(&op);
+  if (reused != nullptr && reused->engine() == engine_.get() && engine_->postIfIdle(&reused->op(), message))
+    return Status::ok();
+  // The one handed back, if still pending, is withdrawn first (its destructor), so that no
+  // message meant for the new operation can land in it.
+  *transfer = std::make_unique<RingTransfer>(engine_);
+  engine_->postIfIdle(&static_cast<RingTransfer*>(transfer->get())->op(), message);  // a new one is idle
   return Status::ok();
 }
 
