@@ -17,7 +17,7 @@ Region chunkOf(const Region& region, size_t index, size_t chunkElements) {
 }
 
 size_t pipelineCount(const RankPlan& plan, const PlanPhase& phase, size_t chunkElements) {
-  return (largestOpCount(plan, phase.firstStep, phase.endStep) + chunkElements - 1) / chunkElements;
+  return phaseShape(plan, phase, chunkElements).pipelines;
 }
 
 PlanPhase phaseAt(const RankPlan& plan, size_t firstStep) {
@@ -50,8 +50,22 @@ void sliceStep(const Step& step, size_t index, size_t chunkElements, std::vector
   }
 }
 
-bool everyOpMovesElements(const Step& step) {
-  return std::all_of(step.ops.begin(), step.ops.end(), [](const Op& op) { return elementsMoved(op) > 0; });
+PhaseShape phaseShape(const RankPlan& plan, const PlanPhase& phase, size_t chunkElements) {
+  size_t largest = 0;
+  bool everyOpMoves = true;
+  PhaseShape shape;
+  for (size_t s = phase.firstStep; s < phase.endStep; ++s) {
+    size_t staged = 0;
+    for (const Op& op : plan.steps[s].ops) {
+      largest = std::max({largest, op.src.count, op.dst.count});
+      everyOpMoves = everyOpMoves && elementsMoved(op) > 0;
+      if (op.kind == OpKind::RecvReduce) staged += std::min(op.dst.count, chunkElements);
+    }
+    shape.stagedElements = std::max(shape.stagedElements, staged);
+  }
+  shape.pipelines = (largest + chunkElements - 1) / chunkElements;
+  shape.stepsWhole = shape.pipelines == 1 && everyOpMoves;
+  return shape;
 }
 
 }  // namespace hetccl

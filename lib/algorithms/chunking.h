@@ -40,8 +40,20 @@ size_t pipelineCount(const RankPlan& plan, const PlanPhase& phase, size_t chunkE
 // The ops of `step` restricted to chunk `index`; empty chunks are dropped (consistently on
 // both ends of a transfer, which compute the same region lengths).
 void sliceStep(const Step& step, size_t index, size_t chunkElements, std::vector<Op>* ops);
-// Whether every op of `step` has elements to move: then chunk 0 of a step that fits in one
-// chunk is the step itself, and sliceStep would only copy it.
-bool everyOpMovesElements(const Step& step);
+
+// What running an ordinary phase in chunks of `chunkElements` takes, from one walk over its
+// ops (the executor's set-up for every run: walks of their own were a visible part of a small
+// call's cost).
+struct PhaseShape {
+  size_t pipelines = 0;  // pipelineCount
+  // What one pipeline's step receives to reduce: each RecvReduce's chunk, at most a chunk but
+  // no more than its region (a round at thousands of islands receives thousands of small
+  // parts); the largest over the phase's steps.
+  size_t stagedElements = 0;
+  // One pipeline, and every op has elements to move: each step is its own only chunk, which
+  // sliceStep would only copy.
+  bool stepsWhole = false;
+};
+PhaseShape phaseShape(const RankPlan& plan, const PlanPhase& phase, size_t chunkElements);
 
 }  // namespace hetccl

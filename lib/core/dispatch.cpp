@@ -110,7 +110,12 @@ bool runsInline(hetcclComm& comm, size_t bytes, StreamList streams, const RankPl
 // resolved when the run starts (a queued run must not hold a pointer the buffer may move
 // from while earlier runs grow it).
 struct PlanRun {
-  std::shared_ptr<const RankPlan> plan;
+  // What runs.  A collective's plan belongs to the communicator's plan cache, which keeps it
+  // through an inline run; a queued run outlives the call and holds it in planOwner (an fp32-
+  // accumulated run in `accumulated`), as a point-to-point group holds the plan it built.
+  // (Not a shared_ptr copy on every call: its two atomic counts showed in a small call's cost.)
+  const RankPlan* plan = nullptr;
+  std::shared_ptr<const RankPlan> planOwner;
   PlanBuffers buffers;  // kScratchBuffer filled in by executePlan
   ElementType type = ElementType::Uint8;
   ReduceOp op = ReduceOp::Sum;
@@ -209,6 +214,8 @@ Status launch(hetcclComm& comm, PlanRun&& run, StreamList streams, bool mayRunIn
     if (!status.isOk()) tellPeersOfFailure(comm, status);
     return status;
   }
+  if (!run.planOwner && !run.accumulated)
+    return HETCCL_STATUS(Code::InternalError, "a queued run without its plan's owner");
   hetcclComm* target = &comm;
   return comm.engine->submit(
       std::vector<StreamHandle>(streams.begin(), streams.end()),
@@ -283,7 +290,7 @@ Status runAccumulatedCollective(hetcclComm& comm, const CollectiveCall& call, St
   }
   recordChoice(comm, plans->label, plans->choice.predictedSeconds);
   PlanRun run = collectiveRun(comm, call);
-  run.plan = plans->reduce;
+  run.plan = plans->reduce.get();
   run.accumulated = plans;
   run.gatherTagBase = nextCollectiveTagBase(comm);
   run.collectiveNumber = comm.collectiveSequence;
@@ -321,9 +328,10 @@ Status runCollective(hetcclComm& comm, const CollectiveCall& call, StreamList st
   const CachedPlan& planned = collectivePlan(comm, call, inPlace);
   recordChoice(comm, planned.label, planned.choice.predictedSeconds);
   PlanRun run = collectiveRun(comm, call);
-  run.plan = planned.plan;
+  run.plan = planned.plan.get();
   run.execution = executionSettings(comm, planned.choice.chunkBytes);
   const bool inlineRun = runsInline(comm, operationBytes(call, comm.nranks), streams, *planned.plan);
+  if (!inlineRun) run.planOwner = planned.plan;
   return launch(comm, std::move(run), streams, inlineRun);
 }
 
@@ -351,7 +359,8 @@ Status runPointToPoint(hetcclComm& comm, const std::vector<PointToPointCall>& ca
     operations.push_back(PointToPoint{call.isSend, call.peer, call.bytes, stage});
     run.buffers.push_back(static_cast<char*>(call.buffer));
   }
-  run.plan = std::make_shared<RankPlan>(buildPointToPointPlan(operations, comm.rank, comm.nranks));
+  run.planOwner = std::make_shared<RankPlan>(buildPointToPointPlan(operations, comm.rank, comm.nranks));
+  run.plan = run.planOwner.get();
   recordChoice(comm, run.plan->algorithm, 0);
   HETCCL_TRACE("point-to-point group: %s", describePlan(*run.plan).c_str());
   run.type = ElementType::Uint8;

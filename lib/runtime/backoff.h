@@ -23,7 +23,8 @@ class Backoff {
   // 4 ranks on 2 cores took 34.6 us for an 8-byte all-reduce where the library before the
   // rings took 13.7 in the same sweep (docs/PERFORMANCE.md, "Shared-memory rings").
   explicit Backoff(bool yieldAtOnce = false)
-      : pollsWithoutClock_(yieldAtOnce ? 0 : kPollsWithoutClock),
+      : heartbeat_(tCurrentHeartbeat),
+        pollsWithoutClock_(yieldAtOnce ? 0 : kPollsWithoutClock),
         pollFor_(yieldAtOnce ? std::chrono::microseconds{0} : kPollFor) {}
 
   // Call when an iteration made progress.
@@ -38,7 +39,7 @@ class Backoff {
 
   // Call when an iteration made none.
   void pause() {
-    beatThisThread();
+    beat(heartbeat_);
     // The first polls do not even read the clock: a small message's whole wait is shorter.
     if (++idlePolls_ <= pollsWithoutClock_) return;
     const Clock::time_point now = Clock::now();
@@ -63,6 +64,7 @@ class Backoff {
   static constexpr std::chrono::microseconds kFirstSleep{25};
   static constexpr std::chrono::microseconds kLongestSleep{200};
 
+  Heartbeat* heartbeat_;  // the waiting thread's, read once (heartbeat.h)
   int pollsWithoutClock_;
   std::chrono::microseconds pollFor_;
   int idlePolls_ = 0;

@@ -164,21 +164,13 @@ Status Executor::drainIslandStream() {
 }
 
 Status Executor::runPipelined(const RankPlan& plan, const PlanPhase& phase) {
-  const size_t pipelines = pipelineCount(plan, phase, chunkElements_);
+  const PhaseShape shape = phaseShape(plan, phase, chunkElements_);
+  const size_t pipelines = shape.pipelines;
   if (pipelines == 0) return Status::ok();
   const int depth = static_cast<int>(std::min<size_t>(pipelines, static_cast<size_t>(pipelineDepth_)));
   phaseEnd_ = phase.endStep;
-  onePipeline_ = pipelines == 1;
-  // A slot stages what one step's receive-reduces bring in: each at most a chunk, but no more
-  // than its region (a round at thousands of islands receives thousands of small parts).
-  size_t stagedElements = 0;
-  for (size_t s = phase.firstStep; s < phase.endStep; ++s) {
-    size_t step = 0;
-    for (const Op& op : plan.steps[s].ops)
-      if (op.kind == OpKind::RecvReduce) step += std::min(op.dst.count, chunkElements_);
-    stagedElements = std::max(stagedElements, step);
-  }
-  stagingPerSlot_ = stagedElements * elementSize_;
+  stepsWhole_ = shape.stepsWhole;
+  stagingPerSlot_ = shape.stagedElements * elementSize_;
   HETCCL_TRY(staging_.ensure(stagingPerSlot_ * depth));
 
   // Slots are kept between runs, with their vectors' capacity: a small operation's whole cost
@@ -208,8 +200,9 @@ Status Executor::runPipelined(const RankPlan& plan, const PlanPhase& phase) {
   };
   HETCCL_TRY(startSlot());
   Backoff backoff(yieldAtOnce_);
+  Heartbeat* const heartbeat = tCurrentHeartbeat;
   for (bool anyActive = true; anyActive;) {
-    beatThisThread();  // for the stall watchdog: this loop came back from the transport
+    beat(heartbeat);  // for the stall watchdog: this loop came back from the transport
     if (abort_ && abort_->load(std::memory_order_relaxed))
       return HETCCL_STATUS(Code::Aborted, "the communicator was aborted during an operation");
     anyActive = false;
@@ -315,9 +308,9 @@ Status Executor::enqueueLocalWork(Slot& slot, const Op& op, const RankPlan& plan
 Status Executor::startStep(Slot& slot, const RankPlan& plan) {
   for (; slot.step < phaseEnd_; ++slot.step) {
     const Step& step = plan.steps[slot.step];
-    // With one pipeline its chunk of every op is the whole op: the step runs as planned,
-    // without copying its ops (a small call's steps were a visible part of its cost).
-    if (onePipeline_ && everyOpMovesElements(step)) {
+    // A step that is its own only chunk runs as planned, without copying its ops (a small
+    // call's steps were a visible part of its cost).
+    if (stepsWhole_) {
       slot.current = &step.ops;
     } else {
       sliceStep(step, slot.pipeline, chunkElements_, &slot.ops);

@@ -125,8 +125,8 @@ class Executor {
   size_t stagingPerSlot_ = 0;
   int tag_ = 0;
   int pipelineDepth_ = 1;
-  size_t phaseEnd_ = 0;       // the step after the phase being run
-  bool onePipeline_ = false;  // the phase runs as one pipeline: its chunks are its whole ops
+  size_t phaseEnd_ = 0;      // the step after the phase being run
+  bool stepsWhole_ = false;  // the phase's steps are their own only chunks (PhaseShape)
   // One polling round's verdict on the transfers still pending: some may complete at any moment
   // (mustPoll_), or all only wait for modelled time, the first until idleUntil_.
   bool mustPoll_ = false;

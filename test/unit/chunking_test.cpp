@@ -1,7 +1,10 @@
-// Chunking (algorithms/chunking.h): a step whose every op moves elements is its own only chunk
-// when one pipeline covers the phase, which is what lets the executor run such a step without
-// slicing it (runtime/executor.cpp); a step with an empty op is not, and slicing drops the op.
+// Chunking (algorithms/chunking.h): a phase's shape from one walk over its ops.  A phase of
+// one pipeline whose every op moves elements has steps that are their own only chunks, which
+// lets the executor run them without slicing (runtime/executor.cpp); the pipeline count and the
+// staging agree with what slicing gives.
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include "algorithms/algorithm.h"
 #include "algorithms/chunking.h"
@@ -23,47 +26,78 @@ bool sameOps(const std::vector<Op>& a, const std::vector<Op>& b) {
   return true;
 }
 
-TEST(Chunking, OnePipelineStepsWithEveryOpMovingAreTheirOwnChunk) {
+// The shape computed the long way: by slicing every pipeline of the phase.
+PhaseShape shapeBySlicing(const RankPlan& plan, const PlanPhase& phase, size_t chunkElements) {
+  PhaseShape shape;
+  std::vector<Op> chunk;
+  for (size_t pipeline = 0;; ++pipeline) {
+    bool any = false;
+    for (size_t s = phase.firstStep; s < phase.endStep; ++s) {
+      sliceStep(plan.steps[s], pipeline, chunkElements, &chunk);
+      if (chunk.empty()) continue;
+      any = true;
+      size_t staged = 0;
+      for (const Op& op : chunk)
+        if (op.kind == OpKind::RecvReduce) staged += op.dst.count;
+      shape.stagedElements = std::max(shape.stagedElements, staged);
+    }
+    if (!any) break;
+    shape.pipelines = pipeline + 1;
+  }
+  return shape;
+}
+
+TEST(Chunking, PhaseShapesAgreeWithSlicing) {
   const TopologyView topology = TopologyView::fromIslandIds({0, 0, 1, 1});
-  int whole = 0;
+  int whole = 0, cut = 0;
   for (Collective collective : {Collective::AllReduce, Collective::ReduceScatter, Collective::AllGather})
     for (Algorithm algorithm : allAlgorithms()) {
       if (!algorithmApplies(algorithm, collective, topology, nullptr)) continue;
-      // 2 elements over 4 ranks leave some blocks empty; 1000 leave none.
       for (size_t count : {size_t{2}, size_t{1000}})
         for (int rank = 0; rank < 4; ++rank) {
           const PlanRequest request{collective, count, 4, 0, false, false, &topology};
           const RankPlan plan = buildPlan(algorithm, request, rank);
-          std::vector<Op> chunk;
           for (const PlanPhase& phase : planPhases(plan)) {
             if (phase.island) continue;
-            const size_t chunkElements = largestOpCount(plan, phase.firstStep, phase.endStep) + 1;
-            ASSERT_LE(pipelineCount(plan, phase, chunkElements), 1u);
-            for (size_t s = phase.firstStep; s < phase.endStep; ++s) {
-              const Step& step = plan.steps[s];
-              sliceStep(step, 0, chunkElements, &chunk);
-              if (everyOpMovesElements(step)) {
-                EXPECT_TRUE(sameOps(chunk, step.ops)) << algorithmName(algorithm) << " step " << s;
-                ++whole;
-              } else {
-                EXPECT_LT(chunk.size(), step.ops.size()) << algorithmName(algorithm) << " step " << s;
+            const size_t largest = largestOpCount(plan, phase.firstStep, phase.endStep);
+            for (size_t chunkElements : {largest + 1, std::max<size_t>(1, largest / 3)}) {
+              const PhaseShape shape = phaseShape(plan, phase, chunkElements);
+              const PhaseShape sliced = shapeBySlicing(plan, phase, chunkElements);
+              EXPECT_EQ(shape.pipelines, sliced.pipelines) << algorithmName(algorithm);
+              EXPECT_EQ(shape.stagedElements, sliced.stagedElements) << algorithmName(algorithm);
+              if (!shape.stepsWhole) {
+                cut += shape.pipelines > 1;
+                continue;
+              }
+              ++whole;
+              std::vector<Op> chunk;
+              for (size_t s = phase.firstStep; s < phase.endStep; ++s) {
+                sliceStep(plan.steps[s], 0, chunkElements, &chunk);
+                EXPECT_TRUE(sameOps(chunk, plan.steps[s].ops)) << algorithmName(algorithm) << " step " << s;
               }
             }
           }
         }
     }
   EXPECT_GT(whole, 0);
+  EXPECT_GT(cut, 0);
 }
 
-TEST(Chunking, AStepWithAnEmptyOpIsNotWhole) {
-  Step step;
-  step.ops.push_back(Op{OpKind::Send, 1, Region{kInputBuffer, 0, 4}, Region{}});
-  EXPECT_TRUE(everyOpMovesElements(step));
-  step.ops.push_back(Op{OpKind::RecvCopy, 1, Region{}, Region{kOutputBuffer, 4, 0}});
-  EXPECT_FALSE(everyOpMovesElements(step));
+TEST(Chunking, APhaseWithAnEmptyOpOrSeveralPipelinesIsNotWhole) {
+  RankPlan plan;
+  plan.steps.resize(1);
+  std::vector<Op>& ops = plan.steps[0].ops;
+  ops.push_back(Op{OpKind::Send, 1, Region{kInputBuffer, 0, 4}, Region{}});
+  const PlanPhase phase{0, 1, false};
+  EXPECT_TRUE(phaseShape(plan, phase, 4).stepsWhole);
+  EXPECT_FALSE(phaseShape(plan, phase, 3).stepsWhole);  // two pipelines
+  ops.push_back(Op{OpKind::RecvReduce, 1, Region{kInputBuffer, 0, 4}, Region{kOutputBuffer, 4, 0}});
+  EXPECT_FALSE(phaseShape(plan, phase, 4).stepsWhole);  // a receive of nothing
   // A send moves its source, every other op its destination.
-  step.ops.back().dst.count = 3;
-  EXPECT_TRUE(everyOpMovesElements(step));
+  ops.back().dst.count = 3;
+  EXPECT_TRUE(phaseShape(plan, phase, 4).stepsWhole);
+  EXPECT_EQ(phaseShape(plan, phase, 4).stagedElements, 3u);
+  EXPECT_EQ(phaseShape(plan, phase, 2).stagedElements, 2u);
 }
 
 }  // namespace
