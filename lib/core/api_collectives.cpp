@@ -79,7 +79,10 @@ Status validate(hetcclComm* comm, const CollectiveCall& call, int type, int op, 
   return Status::ok();
 }
 
-hetcclResult_t submitCollective(hetcclComm* comm, CollectiveCall call, int type, int op, bool reduces,
+// `call` is the entry point's own, completed here (type and op, once checked): taken by
+// reference, as copying a call just built showed in a small call's profile (its fields were
+// still in the store buffer when the copy read them whole).
+hetcclResult_t submitCollective(hetcclComm* comm, CollectiveCall& call, int type, int op, bool reduces,
                                 const char* name) {
   CommunicatorHold hold;
   if (const hetcclResult_t held = holdForOperation(comm, &hold); held != hetcclSuccess) return held;

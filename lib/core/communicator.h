@@ -93,6 +93,7 @@ struct hetcclComm {
   uint64_t operationCount = 0;      // operations launched (native ones aside), for messages
   uint64_t checkedCollectives = 0;  // collectives compared by HETCCL_CHECK_CALLS
   std::string lastAlgorithm = "none";
+  uint64_t lastChoiceId = 0;        // the plan cache entry lastAlgorithm came from (CachedPlan::id); 0: none
   double lastPredictedSeconds = 0;  // the tuner's prediction for lastAlgorithm; 0: none made
   std::string lastError;
   // Set by a failure that leaves the communicator unusable (NCCL's async error); read by any

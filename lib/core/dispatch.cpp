@@ -59,10 +59,12 @@ bool takesNativePath(const hetcclComm& comm) {
 }
 
 // What the communicator reports as its last call's algorithm and predicted time
-// (hetcclCommGetLastAlgorithm).  The label is copied only when it changes: a string copy on
-// every call showed in a small call's profile.
-void recordChoice(hetcclComm& comm, const std::string& label, double predictedSeconds) {
-  if (comm.lastAlgorithm != label) comm.lastAlgorithm = label;
+// (hetcclCommGetLastAlgorithm).  The label of a cached plan (choiceId, CachedPlan::id) is
+// copied only when the entry changes: a string copy, then a comparison of strings, on every
+// call showed in a small call's profile.  Other choices (choiceId 0) are always copied.
+void recordChoice(hetcclComm& comm, uint64_t choiceId, const std::string& label, double predictedSeconds) {
+  if (choiceId == 0 || choiceId != comm.lastChoiceId) comm.lastAlgorithm = label;
+  comm.lastChoiceId = choiceId;
   comm.lastPredictedSeconds = predictedSeconds;
 }
 
@@ -185,13 +187,16 @@ Status executePlan(hetcclComm& comm, Executor& executor, PlanRun& run, uint64_t 
                                      run.gatherTagBase,
                                      run.execution,
                                      run.gatherExecution};
-    return describeFailure(run, operation, runAccumulated(*run.accumulated, accumulated, executor, *comm.scratch));
+    Status status = runAccumulated(*run.accumulated, accumulated, executor, *comm.scratch);
+    if (status.isOk()) return status;
+    return describeFailure(run, operation, std::move(status));
   }
   Status status = comm.scratch->ensure(run.plan->scratchCount * elementSize(run.type));
   if (status.isOk()) {
     run.buffers[kScratchBuffer] = comm.scratch->data();
     status = executor.run(*run.plan, run.buffers, run.type, run.op, run.tagBase, run.execution);
   }
+  if (status.isOk()) return status;  // (not a conditional expression: that would copy it)
   return describeFailure(run, operation, std::move(status));
 }
 
@@ -261,8 +266,10 @@ const CachedPlan& collectivePlan(hetcclComm& comm, const CollectiveCall& call, b
 // The fields of a collective's run that do not depend on its plans: buffers, call, numbers.
 PlanRun collectiveRun(hetcclComm& comm, const CollectiveCall& call) {
   PlanRun run;
-  run.buffers = {const_cast<char*>(static_cast<const char*>(call.sendbuff)), static_cast<char*>(call.recvbuff),
-                 nullptr};
+  // In place, not assigned from a temporary (a whole-buffer copy of fields just stored).
+  run.buffers.push_back(const_cast<char*>(static_cast<const char*>(call.sendbuff)));
+  run.buffers.push_back(static_cast<char*>(call.recvbuff));
+  run.buffers.push_back(nullptr);
   run.type = call.type;
   run.op = call.op;
   run.tagBase = nextCollectiveTagBase(comm);
@@ -288,7 +295,7 @@ Status runAccumulatedCollective(hetcclComm& comm, const CollectiveCall& call, St
                  plans->choice.predictedSeconds * 1e6);
     comm.accumulatedPlans.insert(request, narrowSize, plans);
   }
-  recordChoice(comm, plans->label, plans->choice.predictedSeconds);
+  recordChoice(comm, 0, plans->label, plans->choice.predictedSeconds);
   PlanRun run = collectiveRun(comm, call);
   run.plan = plans->reduce.get();
   run.accumulated = plans;
@@ -309,7 +316,7 @@ Status runCollective(hetcclComm& comm, const CollectiveCall& call, StreamList st
   const bool inPlace = isInPlace(call, comm.rank, elementSize(call.type));
   IslandLibrary* island = comm.setup.islandLibrary.get();
   if (takesNativePath(comm) && island->takesWhole(call, inPlace)) {
-    recordChoice(comm, "native:" + island->shortName(), 0);
+    recordChoice(comm, 0, "native:" + island->shortName(), 0);
     HETCCL_TRACE("%s count %zu %s %s root %d: native, by %s", collectiveName(call.collective), call.count,
                  elementTypeName(call.type), reduceOpName(call.op), call.root, island->describe().c_str());
     // Checked here, on the calling thread, before the vendor library is handed the call (a
@@ -326,7 +333,7 @@ Status runCollective(hetcclComm& comm, const CollectiveCall& call, StreamList st
     return runNativeJoined(comm, call.stream, streams, [&] { return island->runWhole(call); });
   }
   const CachedPlan& planned = collectivePlan(comm, call, inPlace);
-  recordChoice(comm, planned.label, planned.choice.predictedSeconds);
+  recordChoice(comm, planned.id, planned.label, planned.choice.predictedSeconds);
   PlanRun run = collectiveRun(comm, call);
   run.plan = planned.plan.get();
   run.execution = executionSettings(comm, planned.choice.chunkBytes);
@@ -338,7 +345,7 @@ Status runCollective(hetcclComm& comm, const CollectiveCall& call, StreamList st
 Status runPointToPoint(hetcclComm& comm, const std::vector<PointToPointCall>& calls, StreamList streams) {
   if (takesNativePath(comm)) {
     IslandLibrary& island = *comm.setup.islandLibrary;
-    recordChoice(comm, "native:" + island.shortName(), 0);
+    recordChoice(comm, 0, "native:" + island.shortName(), 0);
     // The vendor's own group joins its calls' streams (NCCL's group semantics); the rest of a
     // hetccl group's streams are joined to the first of them, as for a native collective.
     return runNativeJoined(comm, calls.front().stream, streams, [&] { return island.runPointToPoint(calls); });
@@ -361,7 +368,7 @@ Status runPointToPoint(hetcclComm& comm, const std::vector<PointToPointCall>& ca
   }
   run.planOwner = std::make_shared<RankPlan>(buildPointToPointPlan(operations, comm.rank, comm.nranks));
   run.plan = run.planOwner.get();
-  recordChoice(comm, run.plan->algorithm, 0);
+  recordChoice(comm, 0, run.plan->algorithm, 0);
   HETCCL_TRACE("point-to-point group: %s", describePlan(*run.plan).c_str());
   run.type = ElementType::Uint8;
   run.tagBase = pointToPointTagBase();

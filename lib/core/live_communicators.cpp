@@ -1,9 +1,11 @@
 #include "core/live_communicators.h"
 
+#include <algorithm>
 #include <chrono>
+#include <functional>
 #include <mutex>
 #include <thread>
-#include <unordered_set>
+#include <vector>
 
 #include "core/communicator.h"
 
@@ -12,23 +14,36 @@ namespace hetccl {
 namespace {
 
 // Process-wide by nature: handles are.  The lock also makes "is it live" and "hold it" one
-// step, so that an unregistered communicator gains no new holders.
+// step, so that an unregistered communicator gains no new holders.  A sorted vector: every
+// call looks its communicator up, and a hash set's lookup (a 64-bit division by its bucket
+// count, then a bucket's list) was a visible part of a small call's cost.
 std::mutex registryLock;
-std::unordered_set<const hetcclComm*>& registry() {
-  static std::unordered_set<const hetcclComm*> live;
+std::vector<const hetcclComm*>& registry() {
+  static std::vector<const hetcclComm*> live;
   return live;
+}
+
+std::vector<const hetcclComm*>::iterator findLive(const hetcclComm* comm) {
+  std::vector<const hetcclComm*>& live = registry();
+  auto at = std::lower_bound(live.begin(), live.end(), comm, std::less<const hetcclComm*>());
+  return at != live.end() && *at == comm ? at : live.end();
 }
 
 }  // namespace
 
 void registerCommunicator(hetcclComm* comm) {
   std::lock_guard<std::mutex> guard(registryLock);
-  registry().insert(comm);
+  std::vector<const hetcclComm*>& live = registry();
+  auto at = std::lower_bound(live.begin(), live.end(), comm, std::less<const hetcclComm*>());
+  if (at == live.end() || *at != comm) live.insert(at, comm);
 }
 
 bool unregisterCommunicator(hetcclComm* comm) {
   std::lock_guard<std::mutex> guard(registryLock);
-  return registry().erase(comm) != 0;
+  auto at = findLive(comm);
+  if (at == registry().end()) return false;
+  registry().erase(at);
+  return true;
 }
 
 void waitUntilReleased(hetcclComm* comm) {
@@ -41,7 +56,7 @@ Status CommunicatorHold::acquire(hetcclComm* comm, bool exclusive) {
   release();
   if (comm == nullptr) return HETCCL_STATUS(Code::InvalidArgument, "comm is NULL");
   std::lock_guard<std::mutex> guard(registryLock);
-  if (registry().count(comm) == 0)
+  if (findLive(comm) == registry().end())
     return HETCCL_STATUS(Code::InvalidArgument, "comm %p is not a live communicator (destroyed or never created)",
                          static_cast<const void*>(comm));
   if (exclusive) {

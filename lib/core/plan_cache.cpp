@@ -29,6 +29,7 @@ const CachedPlan& PlanCache::insert(const PlanRequest& request, size_t elementBy
     entries_.clear();
     last_ = nullptr;
   }
+  plan.id = nextId_++;
   auto entry = entries_.insert_or_assign(keyOf(request, elementBytes), std::move(plan)).first;
   last_ = &*entry;
   return entry->second;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -20,6 +21,9 @@ struct CachedPlan {
   std::shared_ptr<const RankPlan> plan;
   TuningChoice choice;
   std::string label;  // what hetcclCommGetAlgorithm reports: "ring", "hier+nccl", ...
+  // Set by the cache, different for every entry it ever holds: a call that finds the entry
+  // of the call before it need not compare labels (communicator.h, lastChoiceId).
+  uint64_t id = 0;
 };
 
 class PlanCache {
@@ -39,6 +43,7 @@ class PlanCache {
   using Key = std::tuple<int, size_t, size_t, int, bool, bool, bool>;
   static Key keyOf(const PlanRequest& request, size_t elementBytes);
   std::map<Key, CachedPlan> entries_;
+  uint64_t nextId_ = 1;
   // The entry found or inserted last: a loop of one call finds it with one comparison of keys
   // instead of a walk down the map.
   mutable const std::pair<const Key, CachedPlan>* last_ = nullptr;

@@ -84,7 +84,7 @@ Status Executor::run(const RankPlan& plan, const PlanBuffers& buffers, ElementTy
       return failed;
     }
   }
-  HETCCL_TRY(drainIslandStream());
+  if (islandStreamJoined_) HETCCL_TRY(drainIslandStream());
   return streamRunsInline_ ? Status::ok() : device_.synchronizeStream(stream_);
 }
 

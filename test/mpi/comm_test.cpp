@@ -1,9 +1,11 @@
 // Communicator life and identity: rank/size against MPI, several communicators at once (one with
 // reversed rank order, sub-communicators of different sizes, single-rank ones), create/destroy
 // cycles, per-communicator configuration, version.
+#include <algorithm>
 #include <cstdlib>
 #include <set>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -184,6 +186,52 @@ TEST(Communicator, ConfigChunkDepthAndAlgorithm) {
     checkAllGather(c.pair(), {&ty(hetcclInt8), hetcclSum, 3001, false, 0, nullptr});
     checkReduce(c.pair(), {&ty(hetcclUint64), hetcclMin, 1021, false, c.pair().size() - 1, nullptr});
   }
+}
+
+// hetcclCommGetAlgorithm follows every call.  A cached plan's label is copied only when the
+// cache entry changes (core/dispatch.cpp), so a return to an earlier entry, and to the same
+// entry right after a point-to-point group, must still be reported.  Direct calls: the check
+// helpers make several calls each.
+TEST(Communicator, AlgorithmReportedFollowsEachCall) {
+  const CommPair& w = world();
+  if (w.size() < 2) GTEST_SKIP() << "needs two ranks";
+  auto ran = [&] {
+    const char* name = nullptr;
+    EXPECT_EQ(hetcclCommGetAlgorithm(w.comm, &name), hetcclSuccess);
+    return std::string(name ? name : "(null)");
+  };
+  std::vector<float> data(97, 1.0f);
+  auto allReduce = [&] {
+    std::fill(data.begin(), data.end(), 1.0f);
+    EXPECT_EQ(hetcclAllReduce(data.data(), data.data(), data.size(), hetcclFloat32, hetcclSum, w.comm, nullptr),
+              hetcclSuccess);
+    EXPECT_EQ(hetcclStreamSynchronize(nullptr), hetcclSuccess);
+    EXPECT_EQ(data, std::vector<float>(data.size(), static_cast<float>(w.size())));
+    return ran();
+  };
+  auto broadcast = [&] {
+    EXPECT_EQ(hetcclBroadcast(data.data(), data.data(), data.size(), hetcclFloat32, 0, w.comm, nullptr), hetcclSuccess);
+    EXPECT_EQ(hetcclStreamSynchronize(nullptr), hetcclSuccess);
+    return ran();
+  };
+  auto pointToPoint = [&] {
+    const int next = (w.rank() + 1) % w.size(), previous = (w.rank() + w.size() - 1) % w.size();
+    std::vector<uint64_t> out(8, static_cast<uint64_t>(w.rank())), in(8, 0);
+    EXPECT_EQ(hetcclGroupStart(), hetcclSuccess);
+    EXPECT_EQ(hetcclSend(out.data(), out.size(), hetcclUint64, next, w.comm, nullptr), hetcclSuccess);
+    EXPECT_EQ(hetcclRecv(in.data(), in.size(), hetcclUint64, previous, w.comm, nullptr), hetcclSuccess);
+    EXPECT_EQ(hetcclGroupEnd(), hetcclSuccess);
+    EXPECT_EQ(hetcclStreamSynchronize(nullptr), hetcclSuccess);
+    EXPECT_EQ(in, std::vector<uint64_t>(8, static_cast<uint64_t>(previous)));
+    return ran();
+  };
+  const std::string reduced = allReduce(), broadcastLabel = broadcast();
+  EXPECT_NE(reduced, broadcastLabel);
+  EXPECT_EQ(allReduce(), reduced);
+  EXPECT_EQ(allReduce(), reduced);
+  EXPECT_NE(pointToPoint(), reduced);
+  EXPECT_EQ(allReduce(), reduced);
+  EXPECT_EQ(broadcast(), broadcastLabel);
 }
 
 TEST(Communicator, AbortFreesCommunicator) {
