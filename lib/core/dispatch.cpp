@@ -98,8 +98,8 @@ Status runNativeJoined(hetcclComm& comm, StreamHandle own, StreamList streams, C
 // The inline path's conditions (dispatch.h): small, nothing queued that it could overtake,
 // and every stream it is ordered on idle, so its inputs are ready and no later work can see it
 // early.  Island steps need the vendor library's stream, not an inline one.
-bool runsInline(hetcclComm& comm, size_t bytes, StreamList streams, const RankPlan& plan) {
-  if (!comm.inlineExecutor || bytes > comm.settings.inlineBytes || hasIslandSteps(plan)) return false;
+bool runsInline(hetcclComm& comm, size_t bytes, StreamList streams, bool islandSteps) {
+  if (!comm.inlineExecutor || bytes > comm.settings.inlineBytes || islandSteps) return false;
   if (!comm.engine->idle()) return false;
   for (StreamHandle stream : streams) {
     bool idle = false;
@@ -254,7 +254,8 @@ const CachedPlan& collectivePlan(hetcclComm& comm, const CollectiveCall& call, b
   tuned.islandSlices = built.choice.islandSlices;
   auto plan = std::make_shared<RankPlan>(buildPlan(built.choice.algorithm, tuned, comm.rank));
   built.label = plan->algorithm;
-  if (hasIslandSteps(*plan)) built.label += "+" + comm.setup.islandLibrary->shortName();
+  built.islandSteps = hasIslandSteps(*plan);
+  if (built.islandSteps) built.label += "+" + comm.setup.islandLibrary->shortName();
   HETCCL_TRACE("%s count %zu %s %s root %d: %s, chunk %zu, island slices %d, predicted %.1f us: %s",
                collectiveName(call.collective), call.count, elementTypeName(call.type), reduceOpName(call.op),
                call.root, algorithmName(built.choice.algorithm), built.choice.chunkBytes, built.choice.islandSlices,
@@ -304,7 +305,7 @@ Status runAccumulatedCollective(hetcclComm& comm, const CollectiveCall& call, St
   run.execution = executionSettings(comm, plans->choice.reduce.chunkBytes);
   run.gatherExecution = executionSettings(comm, plans->choice.gather.chunkBytes);
   const bool islandSteps = hasIslandSteps(*plans->reduce) || (plans->gather && hasIslandSteps(*plans->gather));
-  const bool inlineRun = !islandSteps && runsInline(comm, plans->bufferCount * sizeof(float), streams, *plans->reduce);
+  const bool inlineRun = runsInline(comm, plans->bufferCount * sizeof(float), streams, islandSteps);
   return launch(comm, std::move(run), streams, inlineRun);
 }
 
@@ -337,7 +338,7 @@ Status runCollective(hetcclComm& comm, const CollectiveCall& call, StreamList st
   PlanRun run = collectiveRun(comm, call);
   run.plan = planned.plan.get();
   run.execution = executionSettings(comm, planned.choice.chunkBytes);
-  const bool inlineRun = runsInline(comm, operationBytes(call, comm.nranks), streams, *planned.plan);
+  const bool inlineRun = runsInline(comm, operationBytes(call, comm.nranks), streams, planned.islandSteps);
   if (!inlineRun) run.planOwner = planned.plan;
   return launch(comm, std::move(run), streams, inlineRun);
 }

@@ -20,7 +20,8 @@ namespace hetccl {
 struct CachedPlan {
   std::shared_ptr<const RankPlan> plan;
   TuningChoice choice;
-  std::string label;  // what hetcclCommGetAlgorithm reports: "ring", "hier+nccl", ...
+  std::string label;         // what hetcclCommGetAlgorithm reports: "ring", "hier+nccl", ...
+  bool islandSteps = false;  // some steps go to the islands' vendor library (never inline)
   // Set by the cache, different for every entry it ever holds: a call that finds the entry
   // of the call before it need not compare labels (communicator.h, lastChoiceId).
   uint64_t id = 0;
