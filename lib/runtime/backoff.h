@@ -27,6 +27,8 @@ class Backoff {
         pollsWithoutClock_(yieldAtOnce ? 0 : kPollsWithoutClock),
         pollFor_(yieldAtOnce ? std::chrono::microseconds{0} : kPollFor) {}
 
+  // The waiting thread's heartbeat (heartbeat.h), for a loop that beats on every turn.
+  Heartbeat* heartbeat() const { return heartbeat_; }
   // Call when an iteration made progress.
   void reset() { idlePolls_ = 0, idleSince_ = Clock::time_point{}, sleep_ = kFirstSleep; }
 

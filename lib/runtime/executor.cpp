@@ -200,7 +200,7 @@ Status Executor::runPipelined(const RankPlan& plan, const PlanPhase& phase) {
   };
   HETCCL_TRY(startSlot());
   Backoff backoff(yieldAtOnce_);
-  Heartbeat* const heartbeat = tCurrentHeartbeat;
+  Heartbeat* const heartbeat = backoff.heartbeat();
   for (bool anyActive = true; anyActive;) {
     beat(heartbeat);  // for the stall watchdog: this loop came back from the transport
     if (abort_ && abort_->load(std::memory_order_relaxed))

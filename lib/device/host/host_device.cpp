@@ -107,10 +107,14 @@ Status HostDevice::findStream(StreamHandle handle, HostStream** stream) {
     uint64_t generation = 0;
   };
   constexpr size_t kCached = 4;
-  thread_local Lookup recent[kCached];
-  thread_local size_t nextSlot = 0;
+  // One thread_local, not two: in a shared library each is reached through a call.
+  struct Recent {
+    Lookup entries[kCached];
+    size_t nextSlot = 0;
+  };
+  thread_local Recent recent;
   const uint64_t generation = streamGeneration_.load(std::memory_order_acquire);
-  for (const Lookup& entry : recent)
+  for (const Lookup& entry : recent.entries)
     if (entry.device == this && entry.handle == handle && entry.generation == generation) {
       *stream = entry.stream;
       return Status::ok();
@@ -119,8 +123,8 @@ Status HostDevice::findStream(StreamHandle handle, HostStream** stream) {
   auto found = streams_.find(handle);
   if (found == streams_.end()) return HETCCL_STATUS(Code::InvalidArgument, "unknown stream %p", handle);
   *stream = found->second.get();
-  recent[nextSlot] = Lookup{this, handle, *stream, generation};
-  nextSlot = (nextSlot + 1) % kCached;
+  recent.entries[recent.nextSlot] = Lookup{this, handle, *stream, generation};
+  recent.nextSlot = (recent.nextSlot + 1) % kCached;
   return Status::ok();
 }
 
