@@ -59,7 +59,7 @@ bool takesNativePath(const hetcclComm& comm) {
 }
 
 // What the communicator reports as its last call's algorithm and predicted time
-// (hetcclCommGetLastAlgorithm).  The label of a cached plan (choiceId, CachedPlan::id) is
+// (hetcclCommGetAlgorithm).  The label of a cached plan (choiceId, CachedPlan::id) is
 // copied only when the entry changes: a string copy, then a comparison of strings, on every
 // call showed in a small call's profile.  Other choices (choiceId 0) are always copied.
 void recordChoice(hetcclComm& comm, uint64_t choiceId, const std::string& label, double predictedSeconds) {
