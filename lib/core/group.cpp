@@ -1,6 +1,7 @@
 #include "core/group.h"
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <memory>
 #include <vector>
@@ -29,9 +30,15 @@ GroupState& groupState() {
   return state;
 }
 
+// Threads of the process with a group open.  Every call asks insideGroup; in a shared library
+// a thread_local with a destructor is reached through two calls, and almost always no thread
+// has a group open.  A thread's own groupStart is sequenced before its calls, so it always
+// sees its own count.
+std::atomic<int> threadsInGroups{0};
+
 }  // namespace
 
-bool insideGroup() { return groupState().depth > 0; }
+bool insideGroup() { return threadsInGroups.load(std::memory_order_relaxed) > 0 && groupState().depth > 0; }
 
 void queueCollective(hetcclComm* comm, const CollectiveCall& call) {
   groupState().queue.push_back(QueuedOperation{comm, false, call, {}});
@@ -42,7 +49,7 @@ void queuePointToPoint(hetcclComm* comm, const PointToPointCall& call) {
 }
 
 Status groupStart() {
-  ++groupState().depth;
+  if (groupState().depth++ == 0) threadsInGroups.fetch_add(1, std::memory_order_relaxed);
   return Status::ok();
 }
 
@@ -51,6 +58,7 @@ Status groupEnd() {
   if (state.depth == 0)
     return HETCCL_STATUS(Code::InvalidUsage, "hetcclGroupEnd called without a matching hetcclGroupStart");
   if (--state.depth > 0) return Status::ok();
+  threadsInGroups.fetch_sub(1, std::memory_order_relaxed);
   std::vector<QueuedOperation> queue;
   queue.swap(state.queue);
 

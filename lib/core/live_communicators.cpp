@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/spin_lock.h"
 #include "core/communicator.h"
 
 namespace hetccl {
@@ -17,7 +18,7 @@ namespace {
 // step, so that an unregistered communicator gains no new holders.  A sorted vector: every
 // call looks its communicator up, and a hash set's lookup (a 64-bit division by its bucket
 // count, then a bucket's list) was a visible part of a small call's cost.
-std::mutex registryLock;
+SpinLock registryLock;  // held for a lookup or an insertion: base/spin_lock.h
 std::vector<const hetcclComm*>& registry() {
   static std::vector<const hetcclComm*> live;
   return live;
@@ -32,14 +33,14 @@ std::vector<const hetcclComm*>::iterator findLive(const hetcclComm* comm) {
 }  // namespace
 
 void registerCommunicator(hetcclComm* comm) {
-  std::lock_guard<std::mutex> guard(registryLock);
+  std::lock_guard<SpinLock> guard(registryLock);
   std::vector<const hetcclComm*>& live = registry();
   auto at = std::lower_bound(live.begin(), live.end(), comm, std::less<const hetcclComm*>());
   if (at == live.end() || *at != comm) live.insert(at, comm);
 }
 
 bool unregisterCommunicator(hetcclComm* comm) {
-  std::lock_guard<std::mutex> guard(registryLock);
+  std::lock_guard<SpinLock> guard(registryLock);
   auto at = findLive(comm);
   if (at == registry().end()) return false;
   registry().erase(at);
@@ -55,7 +56,7 @@ void waitUntilReleased(hetcclComm* comm) {
 Status CommunicatorHold::acquire(hetcclComm* comm, bool exclusive) {
   release();
   if (comm == nullptr) return HETCCL_STATUS(Code::InvalidArgument, "comm is NULL");
-  std::lock_guard<std::mutex> guard(registryLock);
+  std::lock_guard<SpinLock> guard(registryLock);
   if (findLive(comm) == registry().end())
     return HETCCL_STATUS(Code::InvalidArgument, "comm %p is not a live communicator (destroyed or never created)",
                          static_cast<const void*>(comm));
