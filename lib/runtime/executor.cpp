@@ -11,7 +11,9 @@
 
 namespace hetccl {
 
-// A transfer in flight, with what to do once it lands.
+// A transfer in flight, with what to do once it lands.  Its ops point into the slot's sliced
+// copy or, for whole steps, into the plan itself: valid while the run lasts (a slot's transfers
+// are cleared when the next run starts it).
 struct PendingTransfer {
   std::unique_ptr<Transfer> transfer;
   const Op* op = nullptr;          // the Send or receive it carries, for messages

@@ -12,9 +12,11 @@
 // sums wrap modulo 2^64 and integer max/min are exact, so the expected bits do not depend on
 // the order of reduction.
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <memory>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -371,6 +373,50 @@ TEST(AsyncSemantics, ThousandsOfSmallAllReduces) {
   EXPECT_TRUE(in.guardsIntact() && out.guardsIntact()) << ctx << ": write outside a buffer";
   large.check(ctx + " (the large all-reduce before them)");
   expectNoAsyncError(world().comm, "ThousandsOfSmallAllReduces");
+}
+
+// 3b: more distinct calls than a communicator's plan cache holds (core/plan_cache.h: 256),
+// queued behind a large all-reduce that rank 0 joins late, so that on the other ranks the cache
+// starts over while the first of them still wait: each queued run must hold its own plan
+// (core/dispatch.cpp, PlanRun::planOwner).  One that did not would run a freed plan (caught
+// by AddressSanitizer, mpi_collectives_np3 in scripts/run-asan-tests.sh).
+TEST(AsyncSemantics, QueuedRunsOutliveTheirPlanCacheEntries) {
+  constexpr size_t kOps = 300;  // counts 1..300: as many plans
+  const int p = world().size(), rank = world().rank();
+  const std::string ctx = where("QueuedRunsOutliveTheirPlanCacheEntries", "300 x 1..300 int32");
+  const uint64_t seed = nextSeed();
+  auto value = [&](int r, size_t k) { return static_cast<int32_t>((seed * 11 + k * 5) % 1999) - 999 + r * 2000; };
+  auto offsetOf = [](size_t j) { return j * (j + 1) / 2; };  // elements before call j's slice
+
+  std::vector<int32_t> inputs(offsetOf(kOps));
+  for (size_t k = 0; k < inputs.size(); ++k) inputs[k] = value(rank, k);
+  DeviceBuffer in(inputs.size() * 4), out(inputs.size() * 4);
+  in.upload(asBytes(inputs));
+  out.upload(makeGarbage(out.bytes(), rank, seed));
+  AllReduceChain large(std::vector<size_t>{kLarge}, false);
+
+  hetcclStream_t s = userStream();
+  if (rank == 0) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  large.issueAll(world().comm, s);
+  size_t failures = 0;
+  for (size_t j = 0; j < kOps; ++j) {
+    const size_t offset = offsetOf(j) * 4;
+    const hetcclResult_t r =
+        hetcclAllReduce(in.at(offset), out.at(offset), j + 1, hetcclInt32, hetcclSum, world().comm, s);
+    if (r != hetcclSuccess && ++failures <= 3) ADD_FAILURE() << ctx << ": call " << j << ": " << r;
+  }
+  expectSynchronized(s, ctx);
+
+  std::vector<int32_t> expected(inputs.size());
+  for (size_t k = 0; k < expected.size(); ++k) {
+    int32_t sum = 0;
+    for (int r = 0; r < p; ++r) sum += value(r, k);
+    expected[k] = sum;
+  }
+  expectSameBits(i32(), asBytes(expected), out.download(), ctx);
+  EXPECT_TRUE(in.guardsIntact() && out.guardsIntact()) << ctx << ": write outside a buffer";
+  large.check(ctx + " (the large all-reduce before them)");
+  expectNoAsyncError(world().comm, "QueuedRunsOutliveTheirPlanCacheEntries");
 }
 
 // 4: independent chains on two streams of one communicator (and a third on the default
