@@ -329,6 +329,20 @@ TEST(AsyncSemantics, ChainOfDifferentCollectives) {
   expectNoAsyncError(world().comm, "ChainOfDifferentCollectives");
 }
 
+// Many small all-reduces' buffers: int32 inputs with this rank's values uploaded, and an
+// output of garbage, each call on its own slice.
+struct SlicedInt32Calls {
+  template <typename Value>
+  SlicedInt32Calls(size_t elements, int rank, uint64_t seed, Value value)
+      : inputs(elements), in(elements * 4), out(elements * 4) {
+    for (size_t k = 0; k < elements; ++k) inputs[k] = value(rank, k);
+    in.upload(asBytes(inputs));
+    out.upload(makeGarbage(out.bytes(), rank, seed));
+  }
+  std::vector<int32_t> inputs;
+  DeviceBuffer in, out;
+};
+
 // 3: thousands of small all-reduces, each into its own slice of one output buffer, enqueued
 // behind a large one (so that the first of them queue up, and later ones may run inline once
 // the queue has drained), then one synchronise.
@@ -340,11 +354,9 @@ TEST(AsyncSemantics, ThousandsOfSmallAllReduces) {
   const uint64_t seed = nextSeed();
   auto value = [&](int r, size_t k) { return static_cast<int32_t>((seed * 13 + k * 7) % 1999) - 999 + r * 2000; };
 
-  std::vector<int32_t> inputs(kOps * kCount);
-  for (size_t k = 0; k < inputs.size(); ++k) inputs[k] = value(rank, k);
-  DeviceBuffer in(inputs.size() * 4), out(inputs.size() * 4);
-  in.upload(asBytes(inputs));
-  out.upload(makeGarbage(out.bytes(), rank, seed));
+  SlicedInt32Calls calls(kOps * kCount, rank, seed, value);
+  const std::vector<int32_t>& inputs = calls.inputs;
+  DeviceBuffer &in = calls.in, &out = calls.out;
   AllReduceChain large(std::vector<size_t>{kLarge}, false);
 
   hetcclStream_t s = userStream();
@@ -388,11 +400,9 @@ TEST(AsyncSemantics, QueuedRunsOutliveTheirPlanCacheEntries) {
   auto value = [&](int r, size_t k) { return static_cast<int32_t>((seed * 11 + k * 5) % 1999) - 999 + r * 2000; };
   auto offsetOf = [](size_t j) { return j * (j + 1) / 2; };  // elements before call j's slice
 
-  std::vector<int32_t> inputs(offsetOf(kOps));
-  for (size_t k = 0; k < inputs.size(); ++k) inputs[k] = value(rank, k);
-  DeviceBuffer in(inputs.size() * 4), out(inputs.size() * 4);
-  in.upload(asBytes(inputs));
-  out.upload(makeGarbage(out.bytes(), rank, seed));
+  SlicedInt32Calls calls(offsetOf(kOps), rank, seed, value);
+  const std::vector<int32_t>& inputs = calls.inputs;
+  DeviceBuffer &in = calls.in, &out = calls.out;
   AllReduceChain large(std::vector<size_t>{kLarge}, false);
 
   hetcclStream_t s = userStream();
