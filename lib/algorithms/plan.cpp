@@ -61,13 +61,6 @@ void pushIfAny(RankPlan& plan, Step& step) {
   step.ops.clear();
 }
 
-size_t largestOpCount(const RankPlan& plan, size_t firstStep, size_t endStep) {
-  size_t largest = 0;
-  for (size_t s = firstStep; s < endStep; ++s)
-    for (const Op& op : plan.steps[s].ops) largest = std::max({largest, op.src.count, op.dst.count});
-  return largest;
-}
-
 size_t blockBegin(size_t count, int parts, int index) {
   size_t base = count / parts, extra = count % parts;
   size_t i = static_cast<size_t>(index);

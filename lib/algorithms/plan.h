@@ -135,9 +135,6 @@ void addOp(Step& step, const Op& op);
 // Appends `step` unless addOp left it empty (a rank with nothing to do in it skips it, as its
 // peers, which compute the same counts, expect), then clears it for the builder's next step.
 void pushIfAny(RankPlan& plan, Step& step);
-// Number of elements the largest op of steps [firstStep, endStep) moves (sizes the executor's
-// pipeline).
-size_t largestOpCount(const RankPlan& plan, size_t firstStep, size_t endStep);
 // Element range [begin, end) of block `index` when `count` elements are split into `parts`
 // nearly equal blocks (the first count % parts blocks get one extra element).
 size_t blockBegin(size_t count, int parts, int index);

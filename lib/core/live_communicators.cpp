@@ -24,19 +24,22 @@ std::vector<const hetcclComm*>& registry() {
   return live;
 }
 
-std::vector<const hetcclComm*>::iterator findLive(const hetcclComm* comm) {
+// Where `comm` is in the registry, or would go.
+std::vector<const hetcclComm*>::iterator placeOf(const hetcclComm* comm) {
   std::vector<const hetcclComm*>& live = registry();
-  auto at = std::lower_bound(live.begin(), live.end(), comm, std::less<const hetcclComm*>());
-  return at != live.end() && *at == comm ? at : live.end();
+  return std::lower_bound(live.begin(), live.end(), comm, std::less<const hetcclComm*>());
+}
+
+std::vector<const hetcclComm*>::iterator findLive(const hetcclComm* comm) {
+  const auto at = placeOf(comm);
+  return at != registry().end() && *at == comm ? at : registry().end();
 }
 
 }  // namespace
 
 void registerCommunicator(hetcclComm* comm) {
   std::lock_guard<SpinLock> guard(registryLock);
-  std::vector<const hetcclComm*>& live = registry();
-  auto at = std::lower_bound(live.begin(), live.end(), comm, std::less<const hetcclComm*>());
-  if (at == live.end() || *at != comm) live.insert(at, comm);
+  if (findLive(comm) == registry().end()) registry().insert(placeOf(comm), comm);
 }
 
 bool unregisterCommunicator(hetcclComm* comm) {

@@ -86,7 +86,7 @@ Status Executor::run(const RankPlan& plan, const PlanBuffers& buffers, ElementTy
       return failed;
     }
   }
-  if (islandStreamJoined_) HETCCL_TRY(drainIslandStream());
+  HETCCL_TRY(drainIslandStream());
   return streamRunsInline_ ? Status::ok() : device_.synchronizeStream(stream_);
 }
 
