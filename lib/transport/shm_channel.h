@@ -1,13 +1,17 @@
 // The layout of the shared memory that ranks of one host exchange small messages through
 // (shm_transport.h).  Each rank owns an inbox: one channel per other rank of its host that
 // sends to it.  A channel is a single-producer, single-consumer ring of fixed-size slots: the
-// sender fills slots and advances `published`, the receiver empties them and advances
-// `consumed`; each counter has one writer and lives on its own cache line, so neither side
-// ever takes a lock the other holds.  A message larger than a slot's payload takes consecutive
-// slots (fragments); a sender writes one message's fragments before the next message's.
+// sender fills a slot and then stamps it with its sequence number; the receiver waits for the
+// stamp of the slot it expects next, empties it and advances `consumed`, which the sender reads
+// only when the ring looks full.  So a small message costs the receiver one cache line from the
+// sender's core (the slot: stamp, header and payload together), not two (a separate `published`
+// counter and then the slot), and neither side ever takes a lock the other holds.  A message
+// larger than a slot's payload takes consecutive slots (fragments); a sender writes one
+// message's fragments before the next message's.
 //
 // The counters are lock-free std::atomic, which is address-free: the two processes map the
-// segment at different addresses and still see each other's stores.
+// segment at different addresses and still see each other's stores.  A new segment reads as
+// zeros: every stamp, counter and flag starts at 0, and the first slot written is stamped 1.
 #pragma once
 
 #include <atomic>
@@ -16,14 +20,17 @@
 
 namespace hetccl::shm {
 
-// One slot: a fragment's header and up to kSlotPayloadBytes of the message.  8 KiB keeps the
-// header and a small message's bytes on the same first cache line, and a 64 KiB message in 8
-// slots.
+// One slot: a fragment's stamp and header and up to kSlotPayloadBytes of the message.  8 KiB
+// keeps the header and a small message's bytes on the same first cache line, and a 64 KiB
+// message in 9 slots.
 constexpr size_t kSlotBytes = 8192;
-constexpr size_t kSlotHeaderBytes = 16;
+constexpr size_t kSlotHeaderBytes = 24;
 constexpr size_t kSlotPayloadBytes = kSlotBytes - kSlotHeaderBytes;
 
 struct alignas(64) Slot {
+  // The slot's place in the channel's sequence (1-based), stored last with release order: the
+  // receiver reads the fields below only after it sees the number it expects.
+  std::atomic<uint64_t> stamp;
   uint64_t messageBytes;   // the whole message's size (in every fragment)
   int32_t tag;             // the message's tag
   uint32_t fragmentBytes;  // payload bytes in this slot
@@ -32,8 +39,7 @@ struct alignas(64) Slot {
 static_assert(sizeof(Slot) == kSlotBytes, "a slot is exactly kSlotBytes");
 
 struct alignas(64) ChannelHead {
-  alignas(64) std::atomic<uint64_t> published;  // slots the sender has filled (written by the sender)
-  alignas(64) std::atomic<uint64_t> consumed;   // slots the receiver has emptied (written by the receiver)
+  alignas(64) std::atomic<uint64_t> consumed;  // slots the receiver has emptied (written by the receiver)
   // Set by the sender once it has mapped this inbox: a pair uses shared memory only when both
   // ends have mapped each other's (core/shared_memory_peers.cpp reads it after a barrier).
   alignas(64) std::atomic<uint32_t> senderAttached;

@@ -65,7 +65,7 @@ struct PeerState {
   shm::ChannelHead* outbound = nullptr;
   uint32_t inboundSlots = 0, outboundSlots = 0;
   uint64_t consumedLocal = 0;        // what this rank has emptied of `inbound`
-  uint64_t publishedLocal = 0;       // what this rank has filled of `outbound`
+  uint64_t publishedLocal = 0;       // what this rank has filled (and stamped) of `outbound`
   uint64_t consumedSeen = 0;         // the receiver's `consumed` as last read
   std::deque<RingOp*> sends;         // in posting order; the front one is being written
   std::deque<RingOp*> receives;      // posted, not yet matched, in posting order
@@ -92,11 +92,7 @@ class ShmEngine {
       peer.outbound = channels[p].outbound;
       peer.inboundSlots = channels[p].inboundSlots;
       peer.outboundSlots = channels[p].outboundSlots;
-      if (peer.inbound) peer.consumedLocal = peer.inbound->consumed.load(std::memory_order_relaxed);
-      if (peer.outbound) {
-        peer.publishedLocal = peer.outbound->published.load(std::memory_order_relaxed);
-        peer.consumedSeen = peer.outbound->consumed.load(std::memory_order_acquire);
-      }
+      // Every counter starts at 0: each communicator's inboxes are new (shm_channel.h).
       if (peer.inbound || peer.outbound) ringPeers_.push_back(static_cast<int>(p));
     }
   }
@@ -183,7 +179,8 @@ class ShmEngine {
       const PeerState& peer = peers_[static_cast<size_t>(p)];
       bool aside = std::any_of(peer.unexpected.begin(), peer.unexpected.end(),
                                [](const Unexpected& u) { return u.claimedBy == nullptr && !u.abandoned; });
-      if (aside || (peer.incoming.active && peer.incoming.unexpected != nullptr)) waiting.push_back(p);
+      const bool inRing = peer.inbound != nullptr && !peer.incoming.active && nextSlotFilled(peer);
+      if (aside || inRing || (peer.incoming.active && peer.incoming.unexpected != nullptr)) waiting.push_back(p);
     }
     return waiting;
   }
@@ -220,7 +217,7 @@ class ShmEngine {
         slot->fragmentBytes = static_cast<uint32_t>(n);
         if (n > 0) std::memcpy(slot->payload, op->unsent(), n);
         op->copied += n;
-        channel->published.store(++peer.publishedLocal, std::memory_order_release);
+        slot->stamp.store(++peer.publishedLocal, std::memory_order_release);
       } while (op->copied < op->bytes);
       peer.sends.pop_front();
       if (op->engineOwned) {
@@ -231,12 +228,25 @@ class ShmEngine {
     }
   }
 
-  // Empties every filled slot of the peer's ring into its receives, or aside.
+  // Whether the slot this rank empties next from the peer has been filled.
+  static bool nextSlotFilled(const PeerState& peer) {
+    const shm::Slot* slot = shm::slotAt(peer.inbound, peer.consumedLocal, peer.inboundSlots);
+    return slot->stamp.load(std::memory_order_acquire) == peer.consumedLocal + 1;
+  }
+
+  // Empties the peer's filled slots into its receives, or aside, while it has a receive posted
+  // or a message half taken.  Messages with no receive posted stay in the ring: a message
+  // that arrives while the receiver is still busy with an earlier call (a broadcast's root
+  // runs ahead) would otherwise be copied aside into an allocation and copied again when its
+  // receive comes, on every call.  A sender whose ring is full meanwhile waits only until the
+  // receiver posts any receive from it, which a later message of the sender's must have
+  // (plans never need more than a ring's worth of unmatched messages buffered, as MPI's
+  // rendezvous sends would not buffer them either).
   void pullMessages(PeerState& peer) {
     shm::ChannelHead* channel = peer.inbound;
-    const uint64_t published = channel->published.load(std::memory_order_acquire);
     Incoming& in = peer.incoming;
-    while (peer.consumedLocal < published) {
+    while (in.active || !peer.receives.empty()) {
+      if (!nextSlotFilled(peer)) return;
       const shm::Slot* slot = shm::slotAt(channel, peer.consumedLocal, peer.inboundSlots);
       if (!in.active) begin(peer, slot->tag, slot->messageBytes);
       const size_t n = slot->fragmentBytes;

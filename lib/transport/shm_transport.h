@@ -7,9 +7,11 @@
 // is a copy and a release store; the peer sees it on its next poll.
 //
 // Semantics are MPI's, so plans cannot tell: a receive matches the oldest message of its
-// (peer, tag) not yet received; messages of other tags that arrive first are kept aside
-// (copied out of the ring, so a sender never stalls behind a receive not yet posted); a send
-// completes once its bytes are in the ring (the buffer may be reused); a receive shorter than
+// (peer, tag) not yet received; messages of other tags ahead of it in the ring are set aside
+// (copied out, so a receive never waits behind a message whose receive is not yet posted);
+// messages with no receive from their sender posted at all stay in the ring, like MPI's eager
+// messages in its buffers; a send completes once its bytes are in the ring (the buffer may be
+// reused), which is at once while the ring has room; a receive shorter than
 // its message fails (truncation), a longer one takes the message.  Which path a message takes
 // depends only on its size and peer, which both ends agree on, so every message is matched on
 // the path it was sent on.

@@ -134,6 +134,39 @@ TEST(ShmTransport, AMessageSetAsideWhileArrivingGoesToTheReceivePostedMeanwhile)
   EXPECT_EQ(first[0], probe[0]);
 }
 
+// A message is taken out of the ring only for a receive posted from its sender: messages with
+// none stay where they are (a root that runs ahead of its receiver costs no copies aside), so
+// a sender that fills the ring waits until a receive comes; that receive sets aside the
+// messages ahead of its own, in order, and frees their slots.
+TEST(ShmTransport, MessagesWithNoReceivePostedWaitInTheRing) {
+  RingPair pair(4);
+  std::vector<std::vector<char>> sent;
+  std::vector<std::unique_ptr<Transfer>> sends(5);
+  for (int m = 0; m < 5; ++m) {
+    sent.push_back(pattern(40, m));
+    ASSERT_TRUE(pair[0].postSend(sent[m].data(), 40, 1, m + 1, &sends[m]).isOk());
+  }
+  auto sendDone = [&](int m) {
+    bool done = false;
+    EXPECT_TRUE(sends[m]->test(&done).isOk());
+    return done;
+  };
+  for (int m = 0; m < 4; ++m) EXPECT_TRUE(sendDone(m)) << "message " << m << " did not fit an empty ring";
+  // The receiver's engine polls (and names the sender) but has no receive: nothing moves.
+  EXPECT_EQ(std::vector<int>{0}, pair[1].peersWithUnreceivedMessages());
+  EXPECT_FALSE(sendDone(4)) << "the receiver emptied a ring it had no receive for";
+  // The third message's receive sets the first two aside and frees three slots.
+  std::vector<std::vector<char>> received(5, std::vector<char>(40));
+  std::vector<std::unique_ptr<Transfer>> receives(5);
+  ASSERT_TRUE(pair[1].postRecv(received[2].data(), 40, 0, 3, &receives[2]).isOk());
+  EXPECT_TRUE(sendDone(4));
+  for (int m : {0, 1, 3, 4}) ASSERT_TRUE(pair[1].postRecv(received[m].data(), 40, 0, m + 1, &receives[m]).isOk());
+  std::vector<Transfer*> all;
+  for (auto& receive : receives) all.push_back(receive.get());
+  completeAll(all);
+  EXPECT_EQ(sent, received);
+}
+
 TEST(ShmTransport, AShortReceiveFailsAndTheChannelStaysUsable) {
   RingPair pair;
   std::vector<char> sent = pattern(16, 1), received(8);
