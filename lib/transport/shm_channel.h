@@ -3,9 +3,10 @@
 // sends to it.  A channel is a single-producer, single-consumer ring of fixed-size slots: the
 // sender fills a slot and then stamps it with its sequence number; the receiver waits for the
 // stamp of the slot it expects next, empties it and advances `consumed`, which the sender reads
-// only when the ring looks full.  So a small message costs the receiver one cache line from the
-// sender's core (the slot: stamp, header and payload together), not two (a separate `published`
-// counter and then the slot), and neither side ever takes a lock the other holds.  A message
+// only when the ring looks full.  So a message of up to 40 bytes costs the receiver one cache
+// line from the sender's core (the slot's first: stamp, header and payload together), not two (a
+// separate `published` counter and then the slot), and neither side ever takes a lock the other
+// holds.  A message
 // larger than a slot's payload takes consecutive slots (fragments); a sender writes one
 // message's fragments before the next message's.
 //
@@ -20,9 +21,9 @@
 
 namespace hetccl::shm {
 
-// One slot: a fragment's stamp and header and up to kSlotPayloadBytes of the message.  8 KiB
-// keeps the header and a small message's bytes on the same first cache line, and a 64 KiB
-// message in 9 slots.
+// One slot: a fragment's stamp and header (24 bytes) and up to kSlotPayloadBytes of the
+// message: the first 40 bytes share the slot's first cache line with the stamp.  8 KiB slots
+// carry a 64 KiB message in 9.
 constexpr size_t kSlotBytes = 8192;
 constexpr size_t kSlotHeaderBytes = 24;
 constexpr size_t kSlotPayloadBytes = kSlotBytes - kSlotHeaderBytes;

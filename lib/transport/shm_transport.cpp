@@ -177,10 +177,13 @@ class ShmEngine {
     std::vector<int> waiting;
     for (int p : ringPeers_) {
       const PeerState& peer = peers_[static_cast<size_t>(p)];
+      // Set aside with no receive yet (also one still arriving), or still in the ring with no
+      // receive posted to take it.
       bool aside = std::any_of(peer.unexpected.begin(), peer.unexpected.end(),
                                [](const Unexpected& u) { return u.claimedBy == nullptr && !u.abandoned; });
-      const bool inRing = peer.inbound != nullptr && !peer.incoming.active && nextSlotFilled(peer);
-      if (aside || inRing || (peer.incoming.active && peer.incoming.unexpected != nullptr)) waiting.push_back(p);
+      const bool inRing =
+          peer.inbound != nullptr && !peer.incoming.active && peer.receives.empty() && nextSlotFilled(peer);
+      if (aside || inRing) waiting.push_back(p);
     }
     return waiting;
   }

@@ -127,6 +127,8 @@ TEST(ShmTransport, AMessageSetAsideWhileArrivingGoesToTheReceivePostedMeanwhile)
   ASSERT_TRUE(pair[1].postRecv(probe.data(), 1, 0, 3, &other).isOk());
   std::vector<char> got(big.size());
   ASSERT_TRUE(pair[1].postRecv(got.data(), got.size(), 0, 9, &r2).isOk());
+  // Claimed while arriving: the sender is no longer waiting for a receive.
+  EXPECT_TRUE(pair[1].peersWithUnreceivedMessages().empty());
   completeAll({s2.get(), r2.get()});
   EXPECT_EQ(big, got);
   ASSERT_TRUE(pair[0].postSend(first.data(), 1, 1, 3, &s1).isOk());
