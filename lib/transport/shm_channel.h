@@ -6,9 +6,8 @@
 // only when the ring looks full.  So a message of up to 40 bytes costs the receiver one cache
 // line from the sender's core (the slot's first: stamp, header and payload together), not two (a
 // separate `published` counter and then the slot), and neither side ever takes a lock the other
-// holds.  A message
-// larger than a slot's payload takes consecutive slots (fragments); a sender writes one
-// message's fragments before the next message's.
+// holds.  A message larger than a slot's payload takes consecutive slots (fragments); a sender
+// writes one message's fragments before the next message's.
 //
 // The counters are lock-free std::atomic, which is address-free: the two processes map the
 // segment at different addresses and still see each other's stores.  A new segment reads as

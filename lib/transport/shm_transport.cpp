@@ -241,10 +241,10 @@ class ShmEngine {
   // or a message half taken.  Messages with no receive posted stay in the ring: a message
   // that arrives while the receiver is still busy with an earlier call (a broadcast's root
   // runs ahead) would otherwise be copied aside into an allocation and copied again when its
-  // receive comes, on every call.  A sender whose ring is full meanwhile waits only until the
-  // receiver posts any receive from it, which a later message of the sender's must have
-  // (plans never need more than a ring's worth of unmatched messages buffered, as MPI's
-  // rendezvous sends would not buffer them either).
+  // receive comes, on every call.  A sender whose ring is full meanwhile waits until the
+  // receiver posts a receive from it: plans never need a ring's worth of unmatched messages
+  // buffered (the verifier proves them with sends that complete only when received, as MPI's
+  // rendezvous sends do).
   void pullMessages(PeerState& peer) {
     shm::ChannelHead* channel = peer.inbound;
     Incoming& in = peer.incoming;

@@ -11,10 +11,10 @@
 // (copied out, so a receive never waits behind a message whose receive is not yet posted);
 // messages with no receive from their sender posted at all stay in the ring, like MPI's eager
 // messages in its buffers; a send completes once its bytes are in the ring (the buffer may be
-// reused), which is at once while the ring has room; a receive shorter than
-// its message fails (truncation), a longer one takes the message.  Which path a message takes
-// depends only on its size and peer, which both ends agree on, so every message is matched on
-// the path it was sent on.
+// reused), which is at once while the ring has room; a receive shorter than its message fails
+// (truncation), a longer one takes the message.  Which path a message takes depends only on
+// its size and peer, which both ends agree on, so every message is matched on the path it was
+// sent on.
 #pragma once
 
 #include <cstdint>
