@@ -182,7 +182,7 @@ class ShmEngine {
       bool aside = std::any_of(peer.unexpected.begin(), peer.unexpected.end(),
                                [](const Unexpected& u) { return u.claimedBy == nullptr && !u.abandoned; });
       const bool inRing =
-          peer.inbound != nullptr && !peer.incoming.active && peer.receives.empty() && nextSlotFilled(peer);
+          peer.inbound != nullptr && !peer.incoming.active && peer.receives.empty() && filledSlot(peer) != nullptr;
       if (aside || inRing) waiting.push_back(p);
     }
     return waiting;
@@ -231,10 +231,10 @@ class ShmEngine {
     }
   }
 
-  // Whether the slot this rank empties next from the peer has been filled.
-  static bool nextSlotFilled(const PeerState& peer) {
+  // The slot this rank empties next from the peer, once the sender has filled it; else null.
+  static const shm::Slot* filledSlot(const PeerState& peer) {
     const shm::Slot* slot = shm::slotAt(peer.inbound, peer.consumedLocal, peer.inboundSlots);
-    return slot->stamp.load(std::memory_order_acquire) == peer.consumedLocal + 1;
+    return slot->stamp.load(std::memory_order_acquire) == peer.consumedLocal + 1 ? slot : nullptr;
   }
 
   // Empties the peer's filled slots into its receives, or aside, while it has a receive posted
@@ -249,8 +249,8 @@ class ShmEngine {
     shm::ChannelHead* channel = peer.inbound;
     Incoming& in = peer.incoming;
     while (in.active || !peer.receives.empty()) {
-      if (!nextSlotFilled(peer)) return;
-      const shm::Slot* slot = shm::slotAt(channel, peer.consumedLocal, peer.inboundSlots);
+      const shm::Slot* slot = filledSlot(peer);
+      if (slot == nullptr) return;
       if (!in.active) begin(peer, slot->tag, slot->messageBytes);
       const size_t n = slot->fragmentBytes;
       if (n > 0 && in.receive != nullptr && !in.discard)
