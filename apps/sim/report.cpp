@@ -55,6 +55,7 @@ hetccl_apps::Json breakdownJson(const hetccl::CostBreakdown& b) {
                            {"latency_in_islands_us", predicted(b.latencyInIsland * 1e6)},
                            {"latency_across_us", predicted(b.latencyAcross * 1e6)},
                            {"busiest_us", predicted(b.busiest * 1e6)},
+                           {"last_busiest_us", predicted(b.lastBusiest * 1e6)},
                            {"busiest_resource", b.busiestResource}};
 }
 
@@ -120,9 +121,10 @@ void printTable(std::ostream& out, const ReportContext& context, const std::vect
 }
 
 void printExplanation(std::ostream& out, const std::vector<SizePrediction>& rows) {
-  out << "# explain: the pick's time = island steps + max(W, L + (M-1) B): M pipelines, D in flight, L one\n"
-         "# pipeline through every step (steps inside islands + steps crossing them), B the busiest resource, W\n"
-         "# the latest rank's wait for its first step + ceil(M/D) x its steps (ceil(M/D) L if all work in all)\n";
+  out << "# explain: the pick's time = island steps + max(W, L + (M-2) B + B last): M pipelines, D in flight, L\n"
+         "# one pipeline through every step (steps inside islands + steps crossing them), B the busiest resource,\n"
+         "# B last the same for the last pipeline (what is left of a chunk), W the latest rank's wait for its\n"
+         "# first step + ceil(M/D) x its steps (ceil(M/D) L if all work in all; the last round's L its own)\n";
   for (const SizePrediction& row : rows) {
     const hetccl::CostBreakdown& b = row.pickBreakdown;
     if (b.islandSlices > 1)
@@ -134,9 +136,11 @@ void printExplanation(std::ostream& out, const std::vector<SizePrediction>& rows
     else
       out << format("# %13zu %9s: %.1f us = island steps %.1f + ", row.bytes, hetccl::algorithmName(row.pick.algorithm),
                     b.total * 1e6, b.islandSteps * 1e6);
-    out << format("max(W, L + %zu x B); W %.1f (%zu/%d), L %.1f (in islands %.1f, across %.1f), B %.1f (%s)\n",
-                  b.pipelines ? b.pipelines - 1 : 0, b.slotBound * 1e6, b.pipelines, b.depth, b.latency * 1e6,
-                  b.latencyInIsland * 1e6, b.latencyAcross * 1e6, b.busiest * 1e6, b.busiestResource);
+    out << format(
+        "max(W, L + %zu x B + B last); W %.1f (%zu/%d), L %.1f (in islands %.1f, across %.1f), B %.1f (%s), "
+        "B last %.1f\n",
+        b.pipelines > 1 ? b.pipelines - 2 : 0, b.slotBound * 1e6, b.pipelines, b.depth, b.latency * 1e6,
+        b.latencyInIsland * 1e6, b.latencyAcross * 1e6, b.busiest * 1e6, b.busiestResource, b.lastBusiest * 1e6);
     if (row.hasBound)
       out << format(
           "# %13s bound: %.1f us = max(links %.1f, cross %.1f, uplink %.1f, reduce %.1f); phases %.1f (not a "

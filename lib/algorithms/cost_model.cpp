@@ -280,6 +280,93 @@ double addIslandUplinks(const IslandTraffic& traffic, int islandSize, const std:
   return std::max(busySending, busyReceiving);
 }
 
+const char* const kResourceNames[5] = {"egress intra", "egress inter", "ingress intra", "ingress inter", "device"};
+
+// One pipeline through the plan with chunks of `chunkElements`: when each interval of steps
+// starts, each rank's span of intervals, and its busiest resource.
+struct OnePipeline {
+  std::vector<double> elapsed;  // before interval k; back(): the pipeline's latency L
+  std::vector<std::pair<size_t, size_t>> spans;
+  double busiest = 0;  // the most any one resource of any rank is busy per pipeline (B)
+  const char* busiestResource = "";
+  double latencyInIsland = 0, latencyAcross = 0;
+};
+
+OnePipeline priceOnePipeline(const PlanSummary& summary, const CostQuery& query, const CostParameters& parameters,
+                             size_t chunkElements) {
+  OnePipeline pipeline;
+  // A step of the job takes as long as its slowest rank: per interval of steps, the slowest.
+  const size_t intervals = summary.cuts.size() - 1;
+  std::vector<double> intervalTime(intervals, 0.0);
+  std::vector<bool> intervalCrosses(intervals, false);
+  const bool sharedUplinks = parameters.islandUplinkBeta > 0;
+  std::map<int, IslandTraffic> islandTraffic;  // sampled islands, when their uplinks are shared
+  // Per rank, the intervals from its first step to the end of its last: a slot holds a
+  // pipeline only while the rank works on it, not while the rank waits for its turn.
+  for (const PlanSummary::Rank& rank : summary.ranks) {
+    std::pair<size_t, size_t> span{0, 0};
+    IslandTraffic* traffic = nullptr;
+    if (sharedUplinks) {
+      traffic = &islandTraffic[query.request.topology->islandOf[rank.rank]];
+      traffic->sent.resize(intervals, 0.0);
+      traffic->received.resize(intervals, 0.0);
+      ++traffic->sampledRanks;
+    }
+    double busy[5] = {0, 0, 0, 0, 0};
+    bool started = false;  // this rank has done its first step
+    for (size_t r = 0; r < rank.shape.runs.size(); ++r) {
+      const CostShape::Run& run = rank.shape.runs[r];
+      bool any = false;
+      StepCost cost = stepCost(run.ops, chunkElements, query.elementSize, parameters, &any);
+      if (!any) continue;
+      const bool crosses = cost.busy[1] > 0 || cost.busy[3] > 0;
+      // A sampled rank that idles before its first step waits for data passed on by ranks
+      // that may not be sampled (a chain's, a tree's): each step of its wait is priced as the
+      // step it then does.  With every rank summarized, their own steps price the wait.
+      if (!started) {
+        span.first = rank.runIntervals[r].first;
+        if (summary.sampled)
+          for (size_t k = 0; k < span.first; ++k) {
+            intervalTime[k] = std::max(intervalTime[k], cost.seconds);
+            if (crosses) intervalCrosses[k] = true;
+          }
+        started = true;
+      }
+      span.second = rank.runIntervals[r].second;  // runs come in step order
+      for (size_t k = rank.runIntervals[r].first; k < rank.runIntervals[r].second; ++k) {
+        intervalTime[k] = std::max(intervalTime[k], cost.seconds);
+        if (crosses) intervalCrosses[k] = true;
+        if (traffic != nullptr) {
+          traffic->sent[k] += cost.crossSent;
+          traffic->received[k] += cost.crossReceived;
+        }
+      }
+      for (int b = 0; b < 5; ++b) busy[b] += cost.busy[b] * static_cast<double>(run.steps);
+    }
+    for (int b = 0; b < 5; ++b)
+      if (busy[b] > pipeline.busiest) {
+        pipeline.busiest = busy[b];
+        pipeline.busiestResource = kResourceNames[b];
+      }
+    if (started) pipeline.spans.push_back(span);
+  }
+  for (const auto& [island, traffic] : islandTraffic) {
+    const double busy = addIslandUplinks(traffic, query.request.topology->islandSize(island), summary.cuts, parameters,
+                                         &intervalTime, &intervalCrosses);
+    if (busy > pipeline.busiest) {
+      pipeline.busiest = busy;
+      pipeline.busiestResource = "island uplink";
+    }
+  }
+  pipeline.elapsed.assign(intervals + 1, 0.0);
+  for (size_t k = 0; k < intervals; ++k) {
+    const double seconds = intervalTime[k] * static_cast<double>(summary.cuts[k + 1] - summary.cuts[k]);
+    pipeline.elapsed[k + 1] = pipeline.elapsed[k] + seconds;
+    (intervalCrosses[k] ? pipeline.latencyAcross : pipeline.latencyInIsland) += seconds;
+  }
+  return pipeline;
+}
+
 }  // namespace
 
 double predictSeconds(const CostQuery& query, const CostParameters& parameters) {
@@ -331,8 +418,6 @@ CostBreakdown explainSliced(const CostQuery& query, const CostParameters& parame
 CostBreakdown explainSeconds(const CostQuery& query, const CostParameters& parameters) {
   if (query.request.islandSlices > 1 && slicesIslandSteps(query.algorithm, query.request))
     return explainSliced(query, parameters);
-  static const char* const kResourceNames[5] = {"egress intra", "egress inter", "ingress intra", "ingress inter",
-                                                "device"};
   CostBreakdown breakdown;
   thread_local SummaryMemo memo;
   const std::shared_ptr<const PlanSummary> summary = memo.get(query);
@@ -351,102 +436,50 @@ CostBreakdown explainSeconds(const CostQuery& query, const CostParameters& param
     breakdown.islandBefore = std::max(breakdown.islandBefore, before);
     breakdown.islandAfter = std::max(breakdown.islandAfter, mine - before);
   }
-  size_t pipelines = 0;
-  for (const PlanSummary::Rank& rank : summary->ranks)
-    pipelines = std::max(pipelines, (rank.shape.largestOp + chunkElements - 1) / chunkElements);
+  size_t largestOp = 0;
+  for (const PlanSummary::Rank& rank : summary->ranks) largestOp = std::max(largestOp, rank.shape.largestOp);
+  const size_t pipelines = (largestOp + chunkElements - 1) / chunkElements;
   breakdown.islandSteps = islandTime;
   if (pipelines == 0) {
     breakdown.total = parameters.stepOverhead + islandTime;
     return breakdown;
   }
-  // Costs of the first (full-size) pipeline; later pipelines are the same or smaller.  A step
-  // of the job takes as long as its slowest rank: per interval of steps, the slowest.
-  const size_t intervals = summary->cuts.size() - 1;
-  std::vector<double> intervalTime(intervals, 0.0);
-  std::vector<bool> intervalCrosses(intervals, false);
-  double busiest = 0;  // the most any one resource of any rank is busy per pipeline
-  const bool sharedUplinks = parameters.islandUplinkBeta > 0;
-  std::map<int, IslandTraffic> islandTraffic;  // sampled islands, when their uplinks are shared
-  // Per rank, the intervals from its first step to the end of its last: a slot holds a
-  // pipeline only while the rank works on it, not while the rank waits for its turn.
-  std::vector<std::pair<size_t, size_t>> spans;
-  for (const PlanSummary::Rank& rank : summary->ranks) {
-    std::pair<size_t, size_t> span{0, 0};
-    IslandTraffic* traffic = nullptr;
-    if (sharedUplinks) {
-      traffic = &islandTraffic[query.request.topology->islandOf[rank.rank]];
-      traffic->sent.resize(intervals, 0.0);
-      traffic->received.resize(intervals, 0.0);
-      ++traffic->sampledRanks;
-    }
-    double busy[5] = {0, 0, 0, 0, 0};
-    bool started = false;  // this rank has done its first step
-    for (size_t r = 0; r < rank.shape.runs.size(); ++r) {
-      const CostShape::Run& run = rank.shape.runs[r];
-      bool any = false;
-      StepCost cost = stepCost(run.ops, chunkElements, query.elementSize, parameters, &any);
-      if (!any) continue;
-      const bool crosses = cost.busy[1] > 0 || cost.busy[3] > 0;
-      // A sampled rank that idles before its first step waits for data passed on by ranks
-      // that may not be sampled (a chain's, a tree's): each step of its wait is priced as the
-      // step it then does.  With every rank summarized, their own steps price the wait.
-      if (!started) {
-        span.first = rank.runIntervals[r].first;
-        if (summary->sampled)
-          for (size_t k = 0; k < span.first; ++k) {
-            intervalTime[k] = std::max(intervalTime[k], cost.seconds);
-            if (crosses) intervalCrosses[k] = true;
-          }
-        started = true;
-      }
-      span.second = rank.runIntervals[r].second;  // runs come in step order
-      for (size_t k = rank.runIntervals[r].first; k < rank.runIntervals[r].second; ++k) {
-        intervalTime[k] = std::max(intervalTime[k], cost.seconds);
-        if (crosses) intervalCrosses[k] = true;
-        if (traffic != nullptr) {
-          traffic->sent[k] += cost.crossSent;
-          traffic->received[k] += cost.crossReceived;
-        }
-      }
-      for (int b = 0; b < 5; ++b) busy[b] += cost.busy[b] * static_cast<double>(run.steps);
-    }
-    for (int b = 0; b < 5; ++b)
-      if (busy[b] > busiest) {
-        busiest = busy[b];
-        breakdown.busiestResource = kResourceNames[b];
-      }
-    if (started) spans.push_back(span);
-  }
-  for (const auto& [island, traffic] : islandTraffic) {
-    const double busy = addIslandUplinks(traffic, query.request.topology->islandSize(island), summary->cuts, parameters,
-                                         &intervalTime, &intervalCrosses);
-    if (busy > busiest) {
-      busiest = busy;
-      breakdown.busiestResource = "island uplink";
-    }
-  }
-  std::vector<double> elapsed(intervals + 1, 0.0);  // before interval k
-  for (size_t k = 0; k < intervals; ++k) {
-    const double seconds = intervalTime[k] * static_cast<double>(summary->cuts[k + 1] - summary->cuts[k]);
-    elapsed[k + 1] = elapsed[k] + seconds;
-    (intervalCrosses[k] ? breakdown.latencyAcross : breakdown.latencyInIsland) += seconds;
-  }
-  const double latency = elapsed[intervals];
+  // The first pipeline carries full chunks; the last one what is left of the largest op,
+  // priced for that (a phase of 2.4 chunks was priced as 3 full ones: 1.25x its bytes, and the
+  // tuner kept away from every chunk that does not divide the blocks).
+  const OnePipeline full = priceOnePipeline(*summary, query, parameters, chunkElements);
+  const size_t lastChunk = largestOp - (pipelines - 1) * chunkElements;
+  const bool lastIsPartial = pipelines > 1 && lastChunk < chunkElements;
+  const OnePipeline partial = lastIsPartial ? priceOnePipeline(*summary, query, parameters, lastChunk) : OnePipeline{};
+  const OnePipeline& last = lastIsPartial ? partial : full;
+  const double latency = full.elapsed.back();
   // Either each rank's slots run their pipelines back to back once its turn comes (latency
   // bound W: a chain's last rank starts late but holds each pipeline for one step), or the
   // busiest resource never rests once the first pipeline has filled the plan (throughput
   // bound).  Where every rank works from the first step to the last, W = ceil(m / depth) L.
-  const double depth = std::max(1, std::min<int>(query.pipelineDepth, static_cast<int>(pipelines)));
-  const double m = static_cast<double>(pipelines);
+  const size_t depth =
+      std::max<size_t>(1, std::min<size_t>(static_cast<size_t>(std::max(1, query.pipelineDepth)), pipelines));
+  const size_t rounds = (pipelines + depth - 1) / depth;
+  // Slot 0 holds pipelines 0, depth, 2 depth ...: the last one too when (m - 1) % depth == 0.
+  const bool slotZeroEndsPartial = (pipelines - 1) % depth == 0;
   double latencyBound = 0;
-  for (const auto& [first, end] : spans)
-    latencyBound = std::max(latencyBound, elapsed[first] + std::ceil(m / depth) * (elapsed[end] - elapsed[first]));
+  for (const auto& [first, end] : full.spans) {
+    const double span = full.elapsed[end] - full.elapsed[first];
+    const double lastSpan = slotZeroEndsPartial ? last.elapsed[end] - last.elapsed[first] : span;
+    latencyBound = std::max(latencyBound, full.elapsed[first] + static_cast<double>(rounds - 1) * span + lastSpan);
+  }
+  const double throughputBound =
+      pipelines == 1 ? latency : latency + static_cast<double>(pipelines - 2) * full.busiest + last.busiest;
+  breakdown.latencyAcross = full.latencyAcross;
+  breakdown.latencyInIsland = full.latencyInIsland;
+  breakdown.busiestResource = full.busiestResource;
+  breakdown.lastBusiest = pipelines > 1 ? last.busiest : 0;
   breakdown.latency = latency;
   breakdown.slotBound = latencyBound;
-  breakdown.busiest = busiest;
+  breakdown.busiest = full.busiest;
   breakdown.pipelines = pipelines;
   breakdown.depth = static_cast<int>(depth);
-  breakdown.total = islandTime + std::max(latencyBound, latency + (m - 1) * busiest);
+  breakdown.total = islandTime + std::max(latencyBound, throughputBound);
   return breakdown;
 }
 

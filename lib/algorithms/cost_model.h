@@ -17,7 +17,9 @@
 // its first step plus ceil(M / D) times the steps from its first to its last: a slot holds a
 // pipeline while its rank works on it, not while the rank waits for a chain or a tree to
 // reach it (ranks idle in those steps: plan_writer.h, idleSteps).  Where every rank works in
-// the first step and the last, W = ceil(M / D) * L.
+// the first step and the last, W = ceil(M / D) * L.  The last pipeline carries what is left
+// of the largest op, often less than a chunk: its L and B are its own (a phase of 2.4 chunks
+// costs 2.4 chunks' bytes, not 3).
 #pragma once
 
 #include <vector>
@@ -57,7 +59,8 @@ struct CostQuery {
 double predictSeconds(const CostQuery& query, const CostParameters& parameters);
 
 // The same prediction taken apart, for tools (hetccl-sim --explain): total =
-// islandSteps + max(slotBound, latency + (pipelines - 1) * busiest).
+// islandSteps + max(slotBound, latency + (pipelines - 2) * busiest + lastBusiest), or
+// islandSteps + max(slotBound, latency) for one pipeline.
 struct CostBreakdown {
   double total = 0;
   double islandSteps = 0;  // vendor-library island collectives, run whole
@@ -70,7 +73,8 @@ struct CostBreakdown {
   double latencyInIsland = 0, latencyAcross = 0;  // L split: steps with no / some cross-island op
   double slotBound = 0;                           // W, the slots' latency bound (above)
   double busiest = 0;                             // the busiest resource per pipeline (B)
-  const char* busiestResource = "";               // "egress intra", ..., "device", "island uplink"
+  double lastBusiest = 0;            // B of the last pipeline, which carries what is left (< a chunk); 0: one pipeline
+  const char* busiestResource = "";  // "egress intra", ..., "device", "island uplink"
   size_t pipelines = 0;
   int depth = 0;
 };

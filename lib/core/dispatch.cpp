@@ -249,7 +249,15 @@ const CachedPlan& collectivePlan(hetcclComm& comm, const CollectiveCall& call, b
   if (const CachedPlan* cached = comm.plans.find(request, elementBytes)) return *cached;
 
   CachedPlan built;
-  built.choice = comm.setup.tuner.choose(request, elementBytes);
+  // Every rank must choose the same algorithm, chunk and slices, or their plans' messages do
+  // not match.  Whether a call is in place is each rank's own choice (NCCL lets a broadcast's
+  // root alone pass one buffer), so the tuner prices the out-of-place call on every rank; the
+  // plan built from its choice is the rank's own.  (With the in-place flag priced, a
+  // broadcast of 1048579 floats on 2 ranks chose 256 KiB chunks on the root and 4 MiB on the
+  // other rank, and hung.)
+  PlanRequest priced = request;
+  priced.inPlace = false;
+  built.choice = comm.setup.tuner.choose(priced, elementBytes);
   PlanRequest tuned = request;
   tuned.islandSlices = built.choice.islandSlices;
   auto plan = std::make_shared<RankPlan>(buildPlan(built.choice.algorithm, tuned, comm.rank));
