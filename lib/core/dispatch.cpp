@@ -251,12 +251,14 @@ const CachedPlan& collectivePlan(hetcclComm& comm, const CollectiveCall& call, b
   CachedPlan built;
   // Every rank must choose the same algorithm, chunk and slices, or their plans' messages do
   // not match.  Whether a call is in place is each rank's own choice (NCCL lets a broadcast's
-  // root alone pass one buffer), so the tuner prices the out-of-place call on every rank; the
-  // plan built from its choice is the rank's own.  (With the in-place flag priced, a
-  // broadcast of 1048579 floats on 2 ranks chose 256 KiB chunks on the root and 4 MiB on the
-  // other rank, and hung.)
+  // root alone pass one buffer, and hetccl's hier plans call the island library so), so the
+  // tuner prices one placement on every rank: in place for a broadcast or reduce (only the
+  // root's placement means anything, and frameworks pass one tensor), out of place for the
+  // others.  The plan built from the choice is the rank's own.  (With each rank's own flag
+  // priced, a broadcast of 1048579 floats on 2 ranks took 256 KiB chunks on the root and
+  // 4 MiB on the other rank, and hung.)
   PlanRequest priced = request;
-  priced.inPlace = false;
+  priced.inPlace = call.collective == Collective::Broadcast || call.collective == Collective::Reduce;
   built.choice = comm.setup.tuner.choose(priced, elementBytes);
   PlanRequest tuned = request;
   tuned.islandSlices = built.choice.islandSlices;
