@@ -33,16 +33,21 @@ struct TwoRanks {
   double seconds(size_t blockFloats, int depth) const { return predictSeconds(ringOf(blockFloats, depth), parameters); }
 };
 
-// Throughput-bound (4 pipelines in flight): 2.25 chunks cost about a quarter chunk more than 2,
-// not a whole one, and the breakdown names the last pipeline's busiest resource.
-TEST(CostModelChunks, TheLastPipelineIsPricedForWhatItCarries) {
-  const TwoRanks t;
-  const double two = t.seconds(2 * kChunkFloats, 4), three = t.seconds(3 * kChunkFloats, 4);
-  const double twoAndAQuarter = t.seconds(2 * kChunkFloats + kChunkFloats / 4, 4);
+// 2.25 chunks cost about a quarter chunk more than 2 and three quarters less than 3.
+void expectAQuarterChunkCostsAQuarter(const TwoRanks& t, int depth) {
+  const double two = t.seconds(2 * kChunkFloats, depth), three = t.seconds(3 * kChunkFloats, depth);
+  const double twoAndAQuarter = t.seconds(2 * kChunkFloats + kChunkFloats / 4, depth);
   const double perChunk = three - two;
   ASSERT_GT(perChunk, 0);
-  EXPECT_NEAR(twoAndAQuarter - two, perChunk / 4, perChunk / 8) << two << " " << twoAndAQuarter << " " << three;
+  EXPECT_NEAR(twoAndAQuarter - two, perChunk / 4, perChunk / 8)
+      << "depth " << depth << ": " << two << " " << twoAndAQuarter << " " << three;
+}
 
+// Throughput-bound (4 pipelines in flight): the last pipeline's own busiest resource, which the
+// breakdown reports.
+TEST(CostModelChunks, TheLastPipelineIsPricedForWhatItCarries) {
+  const TwoRanks t;
+  expectAQuarterChunkCostsAQuarter(t, 4);
   const CostBreakdown b = explainSeconds(t.ringOf(2 * kChunkFloats + kChunkFloats / 4, 4), t.parameters);
   EXPECT_EQ(b.pipelines, 3u);
   EXPECT_GT(b.lastBusiest, 0);
@@ -55,12 +60,7 @@ TEST(CostModelChunks, TheLastPipelineIsPricedForWhatItCarries) {
 // Latency-bound (one pipeline in flight, W = the pipelines one after the other): the last
 // round is the quarter pipeline's own latency.
 TEST(CostModelChunks, TheLastRoundOfTheSlotsIsTheLastPipelinesLatency) {
-  const TwoRanks t;
-  const double two = t.seconds(2 * kChunkFloats, 1), three = t.seconds(3 * kChunkFloats, 1);
-  const double twoAndAQuarter = t.seconds(2 * kChunkFloats + kChunkFloats / 4, 1);
-  const double perChunk = three - two;
-  ASSERT_GT(perChunk, 0);
-  EXPECT_NEAR(twoAndAQuarter - two, perChunk / 4, perChunk / 8) << two << " " << twoAndAQuarter << " " << three;
+  expectAQuarterChunkCostsAQuarter(TwoRanks{}, 1);
 }
 
 // Blocks smaller than a chunk are one pipeline, priced for the block as before.
