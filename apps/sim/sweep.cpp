@@ -44,8 +44,8 @@ std::vector<SizePrediction> predictSweep(const hetccl::TopologyView& topology, c
     request.count = row.count;
     request.nranks = topology.nranks;
     request.topology = &topology;
-    // As the library prices a call (in place on every rank: core/dispatch.cpp); an
-    // fp32-accumulated one is priced out of place there too.
+    // As the tuner prices a call (in place: Tuner::choose), so that --explain replays what was
+    // chosen; an fp32-accumulated one is priced out of place in the library too.
     request.inPlace = !accumulate;
     const double bytes = static_cast<double>(row.bytes);
     std::vector<hetccl::TuningChoice> ranked;

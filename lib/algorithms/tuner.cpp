@@ -85,7 +85,22 @@ Tuner::RequestKey Tuner::keyOf(const PlanRequest& request, size_t elementSize) {
                          request.inPlace, request.average, request.vendorIslandSteps);
 }
 
-std::vector<TuningChoice> Tuner::rank(const PlanRequest& request, size_t elementSize) const {
+// Every rank of a call must choose the same algorithm, chunk and slices, or their plans'
+// messages do not match, and whether a call is in place is each rank's own choice (NCCL lets a
+// broadcast's root alone pass one buffer; hetccl's hier plans call the island library so): a
+// choice is priced for the call in place, whatever the rank passed.  (With each rank's own flag
+// priced, a broadcast of 1048579 floats on 2 ranks took 256 KiB chunks on the root and 4 MiB
+// on the other rank, and hung.)  In place rather than out of place: the model's local copy is
+// dearer than this host's, and out-of-place prices chose chunks small enough to hide it, which
+// ran slower (docs/PERFORMANCE.md, "The last chunk").
+PlanRequest Tuner::pricedRequest(const PlanRequest& asked) {
+  PlanRequest request = asked;
+  request.inPlace = true;
+  return request;
+}
+
+std::vector<TuningChoice> Tuner::rank(const PlanRequest& asked, size_t elementSize) const {
+  const PlanRequest request = pricedRequest(asked);
   std::vector<TuningChoice> choices;
   for (Algorithm algorithm : allAlgorithms())
     if (algorithmApplies(algorithm, request.collective, topology_, nullptr))
@@ -94,7 +109,8 @@ std::vector<TuningChoice> Tuner::rank(const PlanRequest& request, size_t element
   return choices;
 }
 
-TuningChoice Tuner::choose(const PlanRequest& request, size_t elementSize) {
+TuningChoice Tuner::choose(const PlanRequest& asked, size_t elementSize) {
+  const PlanRequest request = pricedRequest(asked);
   const RequestKey key = keyOf(request, elementSize);
   if (auto it = cache_.find(key); it != cache_.end()) return it->second;
   // rank()'s prediction of `algorithm` for this request, when it was the last one ranked:

@@ -52,9 +52,12 @@ class Tuner {
   Tuner(const TopologyView& topology, const CostParameters& costs, const TunerSettings& settings);
   // Checks that a forced algorithm can run on this topology at all.
   Status validate() const;
+  // The same choice on every rank of a call: priced in place, whatever `request.inPlace` says
+  // (tuner.cpp, pricedRequest).
   TuningChoice choose(const PlanRequest& request, size_t elementSize);
-  // Predictions of every applicable algorithm at its best chunk size, for tools.  A choose()
-  // of the same request right after reuses them rather than predicting again.
+  // Predictions of every applicable algorithm at its best chunk size, priced as choose()
+  // prices, for tools.  A choose() of the same request right after reuses them rather than
+  // predicting again.
   std::vector<TuningChoice> rank(const PlanRequest& request, size_t elementSize) const;
   size_t cachedChoices() const { return cache_.size(); }
   // The cheapest way to run `request` (of elements of `narrowSize` bytes) with fp32
@@ -65,6 +68,7 @@ class Tuner {
   AccumulatedChoice priceAccumulated(Algorithm algorithm, const PlanRequest& request, size_t narrowSize) const;
 
  private:
+  static PlanRequest pricedRequest(const PlanRequest& asked);
   using RequestKey = std::tuple<int, size_t, size_t, int, bool, bool, bool>;
   static RequestKey keyOf(const PlanRequest& request, size_t elementSize);
   TuningChoice best(Algorithm algorithm, const PlanRequest& request, size_t elementSize) const;

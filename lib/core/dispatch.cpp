@@ -249,17 +249,7 @@ const CachedPlan& collectivePlan(hetcclComm& comm, const CollectiveCall& call, b
   if (const CachedPlan* cached = comm.plans.find(request, elementBytes)) return *cached;
 
   CachedPlan built;
-  // Every rank must choose the same algorithm, chunk and slices, or their plans' messages do
-  // not match.  Whether a call is in place is each rank's own choice (NCCL lets a broadcast's
-  // root alone pass one buffer, and hetccl's hier plans call the island library so), so every
-  // rank prices the in-place call; the plan built from the choice is the rank's own.  (With
-  // each rank's own flag priced, a broadcast of 1048579 floats on 2 ranks took 256 KiB chunks
-  // on the root and 4 MiB on the other rank, and hung.)  In place rather than out of place:
-  // the model's local copy is dearer than this host's, and out-of-place pricing chose chunks
-  // small enough to hide it, which ran slower (docs/PERFORMANCE.md, "The last chunk").
-  PlanRequest priced = request;
-  priced.inPlace = true;
-  built.choice = comm.setup.tuner.choose(priced, elementBytes);
+  built.choice = comm.setup.tuner.choose(request, elementBytes);
   PlanRequest tuned = request;
   tuned.islandSlices = built.choice.islandSlices;
   auto plan = std::make_shared<RankPlan>(buildPlan(built.choice.algorithm, tuned, comm.rank));
