@@ -19,7 +19,9 @@ namespace hetccl {
 // reuse their tags in every phase, so this relies on an invariant today's plans keep: all of
 // a rank's messages to one peer lie in one pipelined phase (island plans send across islands
 // only between their island steps; a plan cut into island slices starts a phase at each
-// slice's cross-island steps on every rank: Step::startsPhase).
+// slice's cross-island steps on every rank: Step::startsPhase).  Two phases run at once only
+// where a plan marks the second (Step::overlapsPrevious) and they use different halves of
+// the tags (Step::tagHalf).
 //
 // Island steps run on the executor's island stream when it has one (runtime/executor.h): the
 // steps after one go on while it runs, up to the first phase whose memory meets its own, which

@@ -376,11 +376,16 @@ double predictSeconds(const CostQuery& query, const CostParameters& parameters) 
 double slicedTimeline(const std::vector<SliceCost>& slices) {
   const size_t count = slices.size();
   double executor = 0, island = 0;  // when each is free
+  double started = 0;               // when the last exchange started
   std::vector<double> reduceScattered(count, 0.0);
   auto queue = [&](double seconds) { return island = std::max(island, executor) + seconds; };
   for (size_t r = 0; r < std::min<size_t>(2, count); ++r) reduceScattered[r] = queue(slices[r].before);
   for (size_t r = 0; r < count; ++r) {
-    executor = std::max(executor, reduceScattered[r]) + slices[r].exchange;
+    // An exchange starts while the one before drains (Step::overlapsPrevious): all that its
+    // pipelines do before they reach the busiest resource, which the one before still holds.
+    const double drainOfPrevious = r == 0 ? 0 : slices[r].overlap;
+    started = std::max({executor - drainOfPrevious, started, reduceScattered[r]});
+    executor = std::max(executor, started + slices[r].exchange);
     queue(slices[r].after);
     if (r + 2 < count) reduceScattered[r + 2] = queue(slices[r + 2].before);
   }
@@ -401,7 +406,10 @@ CostBreakdown explainSliced(const CostQuery& query, const CostParameters& parame
   };
   const CostBreakdown edge = priced(0), inner = slices > 2 ? priced(1) : edge;
   auto costOf = [](const CostBreakdown& b) {
-    return SliceCost{b.islandBefore, b.total - b.islandSteps, b.islandAfter};
+    const double exchange = b.total - b.islandSteps;
+    // What one pipeline spends off its busiest resource: the fill the next exchange overlaps.
+    const double overlap = std::clamp(b.latency - b.busiest, 0.0, exchange);
+    return SliceCost{b.islandBefore, exchange, b.islandAfter, overlap};
   };
   std::vector<SliceCost> timeline(static_cast<size_t>(slices), costOf(inner));
   timeline.front() = timeline.back() = costOf(edge);

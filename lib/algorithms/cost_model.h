@@ -82,10 +82,12 @@ CostBreakdown explainSeconds(const CostQuery& query, const CostParameters& param
 
 // The time of slices whose island steps take `before` and `after` and whose exchange takes
 // `exchange`, interleaved as island_slices.h writes them: the island stream runs the island
-// steps in plan order, each once the executor has queued it, and each exchange starts when the
-// executor is free and its slice's reduce-scatter has ended.
+// steps in plan order, each once the executor has queued it, and each exchange starts when its
+// slice's reduce-scatter has ended and the exchange before has `overlap` left to run (the
+// executor starts it while that one drains: island_slices.h).
 struct SliceCost {
   double before = 0, exchange = 0, after = 0;
+  double overlap = 0;  // of the exchange's time, what may run beside the exchange before's end
 };
 double slicedTimeline(const std::vector<SliceCost>& slices);
 

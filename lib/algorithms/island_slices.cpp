@@ -15,10 +15,12 @@ struct SliceParts {
   std::vector<Step> before, middle, after;
 };
 
-// Moves a slice plan's input and output regions to the slice's place in the buffer; scratch
-// stays where it is (slices use it one after the other: only cross-island phases touch it).
-void shiftRegion(Region* region, size_t offset) {
+// Moves a slice plan's input and output regions to the slice's place in the buffer, and its
+// scratch to the slice's half of the plan's: a slice's exchange overlaps the one before it
+// (Step::overlapsPrevious), never the one two before, so two halves are enough.
+void shiftRegion(Region* region, size_t offset, size_t scratchOffset) {
   if (region->buffer == kInputBuffer || region->buffer == kOutputBuffer) region->offset += offset;
+  if (region->buffer == kScratchBuffer) region->offset += scratchOffset;
 }
 
 bool reducesOverIsland(const Step& step) {
@@ -30,7 +32,7 @@ bool reducesOverIsland(const Step& step) {
 // Split by what the island steps do, not only by where they sit: a rank with no share of the
 // cross-island exchange (a slice smaller than the ranks) has island steps only, and its island
 // must still see every member call them in one order: reductions before, gathers after.
-SliceParts partsOf(RankPlan&& plan, size_t offset) {
+SliceParts partsOf(RankPlan&& plan, size_t offset, size_t scratchOffset) {
   SliceParts parts;
   size_t first = 0, end = plan.steps.size();
   while (first < end && reducesOverIsland(plan.steps[first])) ++first;
@@ -38,8 +40,8 @@ SliceParts partsOf(RankPlan&& plan, size_t offset) {
   for (size_t s = 0; s < plan.steps.size(); ++s) {
     Step& step = plan.steps[s];
     for (Op& op : step.ops) {
-      shiftRegion(&op.src, offset);
-      shiftRegion(&op.dst, offset);
+      shiftRegion(&op.src, offset, scratchOffset);
+      shiftRegion(&op.dst, offset, scratchOffset);
     }
     (s < first ? parts.before : s < end ? parts.middle : parts.after).push_back(std::move(step));
   }
@@ -104,20 +106,30 @@ PlanRequest sliceRequest(const PlanRequest& request, int index) {
 
 RankPlan buildSlicedPlan(Algorithm algorithm, const PlanRequest& request, int rank) {
   const int slices = request.islandSlices;
-  std::vector<SliceParts> parts;
+  std::vector<RankPlan> slicePlans;
   RankPlan plan = emptyPlan(request, rank, "");
+  size_t sliceScratch = 0;
   for (int r = 0; r < slices; ++r) {
-    RankPlan slice = buildPlan(algorithm, sliceRequest(request, r), rank);
-    plan.algorithm = slice.algorithm;
-    plan.scratchCount = std::max(plan.scratchCount, slice.scratchCount);
-    parts.push_back(partsOf(std::move(slice), sliceBegin(request.count, slices, r)));
+    slicePlans.push_back(buildPlan(algorithm, sliceRequest(request, r), rank));
+    plan.algorithm = slicePlans.back().algorithm;
+    sliceScratch = std::max(sliceScratch, slicePlans.back().scratchCount);
   }
+  plan.scratchCount = sliceScratch * static_cast<size_t>(std::min(slices, 2));
+  std::vector<SliceParts> parts;
+  for (int r = 0; r < slices; ++r)
+    parts.push_back(partsOf(std::move(slicePlans[r]), sliceBegin(request.count, slices, r), (r % 2) * sliceScratch));
   // The island stream is kept one slice ahead: slice r + 1's reduce-scatter is queued before
-  // slice r's exchange, slice r + 2's right after slice r's all-gather.
+  // slice r's exchange, slice r + 2's right after slice r's all-gather.  Each exchange may
+  // start while the one before drains (the executor then queues the island steps between them
+  // once that one has ended): its phases use the slice's half of the tags.
   append(&plan.steps, &parts[0].before);
   for (int r = 0; r < slices; ++r) {
     if (r + 1 < slices) append(&plan.steps, &parts[r + 1].before);
-    if (!parts[r].middle.empty()) parts[r].middle.front().startsPhase = true;
+    for (Step& step : parts[r].middle) step.tagHalf = static_cast<int8_t>(r % 2);
+    if (!parts[r].middle.empty()) {
+      parts[r].middle.front().startsPhase = true;
+      parts[r].middle.front().overlapsPrevious = r > 0;
+    }
     append(&plan.steps, &parts[r].middle);
     append(&plan.steps, &parts[r].after);
   }

@@ -13,9 +13,16 @@
 // (RS, AG: island steps on the island stream; X: a slice's cross-island steps, a pipelined
 // phase of its own on every rank.)  Every rank cuts the same slices, so ranks of islands
 // without a library run the same phases with their own island rings inside them, and chunk m of
-// a phase is the same elements at both ends of each message.  The verifier proves the sliced
-// plan as it proves any (it is one plan), and the cost model prices it as a timeline of the
-// slices' parts (cost_model.cpp).
+// a phase is the same elements at both ends of each message.
+//
+// Consecutive exchanges overlap: X(r + 1) starts once every pipeline of X(r) has started, so
+// its pipelines fill while X(r)'s drain, and AG(r) and RS(r + 2) are queued when X(r) ends
+// (Step::overlapsPrevious; the executor, runtime/executor.cpp).  Without it each boundary left
+// the network idle for a pipeline's fill and drain (1.2-1.4 ms each on the emulated islands of
+// docs/PERFORMANCE.md).  The exchanges therefore alternate halves of the run's tags and of the
+// scratch.  The verifier proves the sliced plan as it proves any (it is one plan), and that
+// overlapping exchanges and the island steps between touch nothing in common that one of them
+// writes; the cost model prices it as a timeline of the slices' parts (cost_model.cpp).
 #pragma once
 
 #include "algorithms/algorithm_names.h"

@@ -82,6 +82,13 @@ struct Step {
   // phase of their own on every rank, so that chunk m of a phase means the same elements at
   // both ends of every message.
   bool startsPhase = false;
+  // A phase that may overlap the one before it (island_slices.h): the executor starts it while
+  // the phase before drains, ahead of the island steps between them, and its pipelines use half
+  // of the run's tags (tagHalf 0 or 1, alternating) so that the two phases' messages never match
+  // each other's.  The verifier proves that the two phases and the island steps between touch
+  // no memory that one of them writes.  tagHalf -1: an ordinary phase, every tag of the run.
+  bool overlapsPrevious = false;
+  int8_t tagHalf = -1;
 };
 // Whether a step is an island-collective step (its ops are island collectives).
 bool isIslandStep(const Step& step);

@@ -88,6 +88,8 @@ class Simulation {
   }
 
   VerifyResult run() {
+    for (int r = 0; r < p_; ++r)
+      if (!checkOverlappingPhases(r)) return result_;
     std::vector<size_t> position(p_, 0);
     std::vector<bool> posted(p_, false);
     std::vector<std::vector<std::pair<int, size_t>>> pendingSends(p_);  // channel, message
@@ -308,6 +310,54 @@ class Simulation {
           *cellIn(memory, mine.dst.buffer, mine.dst.offset + e) = std::move(value);
         }
       }
+    }
+    return true;
+  }
+
+  // A phase that overlaps the one before it (Step::overlapsPrevious) runs beside that phase
+  // and ahead of the island steps between them, in any interleaving: none of them may touch
+  // an element that another writes.  (The executor overlaps two phases only on different halves
+  // of the tags, so their messages cannot match each other's; their order among themselves is
+  // the one checked below.)
+  bool checkOverlappingPhases(int rank) {
+    const RankPlan& plan = plans_[rank];
+    const RankMemory& m = memories_[rank];
+    struct Access {
+      bool write;
+      CellRange range;
+    };
+    auto accessesOf = [&](size_t firstStep, size_t endStep, std::vector<Access>* accesses) {
+      for (size_t s = firstStep; s < endStep; ++s)
+        for (const Op& op : plan.steps[s].ops) {
+          CellRange range;
+          if (op.kind != OpKind::RecvCopy && op.kind != OpKind::Divide &&
+              locate(m, op.src.buffer, op.src.offset, op.src.count, &range))
+            accesses->push_back({false, range});
+          if (op.kind != OpKind::Send && locate(m, op.dst.buffer, op.dst.offset, op.dst.count, &range))
+            accesses->push_back({true, range});
+        }
+    };
+    const std::vector<PlanPhase> phases = planPhases(plan);
+    size_t previous = phases.size();  // the last ordinary phase seen
+    for (size_t i = 0; i < phases.size(); ++i) {
+      if (phases[i].island) continue;
+      const Step& first = plan.steps[phases[i].firstStep];
+      if (first.overlapsPrevious && previous < phases.size()) {
+        const int8_t before = plan.steps[phases[previous].firstStep].tagHalf;
+        if (first.tagHalf >= 0 && before >= 0 && first.tagHalf != before) {
+          std::vector<Access> earlier, mine;
+          accessesOf(phases[previous].firstStep, phases[i].firstStep, &earlier);
+          accessesOf(phases[i].firstStep, phases[i].endStep, &mine);
+          for (const Access& a : mine)
+            for (const Access& b : earlier)
+              if ((a.write || b.write) && a.range.storage == b.range.storage && a.range.begin < b.range.end &&
+                  b.range.begin < a.range.end)
+                return failAt(rank, "a phase that overlaps the one before it (step " +
+                                        std::to_string(phases[i].firstStep) +
+                                        ") touches elements that it or an island step between writes");
+        }
+      }
+      previous = i;
     }
     return true;
   }

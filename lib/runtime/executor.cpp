@@ -40,16 +40,50 @@ struct Executor::Slot {
   std::unique_ptr<DeviceEvent> deviceDone;
 };
 
+// One ordinary phase being run: its pipeline slots, their staging and their tags.  A run has
+// two, so that a phase that may overlap the one before it (Step::overlapsPrevious) starts while
+// that one drains; each keeps its slots' vectors between runs.
+struct Executor::PhaseRun {
+  explicit PhaseRun(Device& device) : staging(device) {}
+  PlanPhase phase;
+  size_t pipelines = 0;
+  int depth = 0;    // slots in use
+  int started = 0;  // slots started so far (they enter one at a time: runPipelined)
+  int tagBase = 0;  // slot i's messages carry tagBase + i
+  int8_t tagHalf = -1;
+  bool stepsWhole = false;  // the phase's steps are their own only chunks (PhaseShape)
+  size_t stagingPerSlot = 0;
+  DeviceBuffer staging;  // where RecvReduce chunks land before they are folded in
+  std::vector<Slot> slots;
+
+  // Every pipeline has a slot: what is left is the last pipeline of each.
+  bool allStarted() const {
+    if (started < depth) return false;
+    for (int i = 0; i < depth; ++i)
+      if (slots[i].pipeline + depth < pipelines) return false;
+    return true;
+  }
+  bool finished() const {
+    if (!allStarted()) return false;
+    for (int i = 0; i < depth; ++i)
+      if (slots[i].active) return false;
+    return true;
+  }
+};
+
 Executor::Executor(Device& device, Transport& transport, StreamHandle stream)
-    : device_(device), transport_(transport), stream_(stream), staging_(device) {}
+    : device_(device), transport_(transport), stream_(stream) {
+  for (auto& phaseRun : phaseRuns_) phaseRun = std::make_unique<PhaseRun>(device);
+}
 
 Executor::~Executor() = default;
 
 bool Executor::withdrawTransfers() {
   bool stopped = true;
-  for (Slot& slot : slots_)
-    for (PendingTransfer& pending : slot.transfers)
-      if (pending.transfer && !pending.transfer->withdraw()) stopped = false;
+  for (auto& phaseRun : phaseRuns_)
+    for (Slot& slot : phaseRun->slots)
+      for (PendingTransfer& pending : slot.transfers)
+        if (pending.transfer && !pending.transfer->withdraw()) stopped = false;
   return stopped;
 }
 
@@ -75,7 +109,7 @@ Status Executor::run(const RankPlan& plan, const PlanBuffers& buffers, ElementTy
     const PlanPhase phase = phaseAt(plan, first);
     first = phase.endStep;
     Status failed = phase.island ? runIslandStep(plan.steps[phase.firstStep]) : waitForIslandSteps(plan, phase);
-    if (failed.isOk() && !phase.island) failed = runPipelined(plan, phase);
+    if (failed.isOk() && !phase.island) failed = runPipelined(plan, phase, &first);
     if (!failed.isOk()) {
       // Copies and reductions of the stopped phase may still be queued, writing into the
       // caller's buffers: they end before the failure lets the caller's streams run on, or they
@@ -130,8 +164,8 @@ Status Executor::runIslandStep(const Step& step) {
   return Status::ok();
 }
 
-Status Executor::waitForIslandSteps(const RankPlan& plan, const PlanPhase& phase) {
-  if (islandInFlight_.empty()) return Status::ok();
+size_t Executor::newestIslandStepMet(const RankPlan& plan, const PlanPhase& phase) const {
+  if (islandInFlight_.empty()) return 0;
   auto meets = [](const IslandStepInFlight& island, const char* begin, const char* end) {
     for (const auto& [from, to] : island.memory)
       if (begin < to && from < end) return true;
@@ -152,10 +186,40 @@ Status Executor::waitForIslandSteps(const RankPlan& plan, const PlanPhase& phase
             break;
           }
       }
+  return newestMet;
+}
+
+Status Executor::waitForIslandSteps(const RankPlan& plan, const PlanPhase& phase) {
+  const size_t newestMet = newestIslandStepMet(plan, phase);
   if (newestMet == 0) return Status::ok();
   HETCCL_TRY(islandInFlight_[newestMet - 1].done->synchronize());
   islandInFlight_.erase(islandInFlight_.begin(), islandInFlight_.begin() + static_cast<long>(newestMet));
   return Status::ok();
+}
+
+bool Executor::islandStepsEndedFor(const RankPlan& plan, const PlanPhase& phase) {
+  const size_t newestMet = newestIslandStepMet(plan, phase);
+  if (newestMet > 0 && !islandInFlight_[newestMet - 1].done->query()) return false;
+  islandInFlight_.erase(islandInFlight_.begin(), islandInFlight_.begin() + static_cast<long>(newestMet));
+  return true;
+}
+
+bool Executor::overlappingPhaseAfter(const RankPlan& plan, const PhaseRun& current, PlanPhase* next) const {
+  if (current.tagHalf < 0) return false;
+  size_t first = current.phase.endStep;
+  // The island steps between are queued once the current phase has ended; they must not hold
+  // the executor meanwhile, so only an island stream lets the next phase go ahead of them.
+  while (first < plan.steps.size() && isIslandStep(plan.steps[first])) {
+    if (!islandStream_) return false;
+    ++first;
+  }
+  if (first == plan.steps.size()) return false;
+  const Step& step = plan.steps[first];
+  // The same half twice (a rank with no share of the slice between) would mix the two
+  // phases' messages on one tag.
+  if (!step.overlapsPrevious || step.tagHalf < 0 || step.tagHalf == current.tagHalf) return false;
+  *next = phaseAt(plan, first);
+  return true;
 }
 
 Status Executor::drainIslandStream() {
@@ -165,21 +229,27 @@ Status Executor::drainIslandStream() {
   return device_.synchronizeStream(islandStream_);
 }
 
-Status Executor::runPipelined(const RankPlan& plan, const PlanPhase& phase) {
+Status Executor::startPhase(PhaseRun& run, const RankPlan& plan, const PlanPhase& phase) {
   const PhaseShape shape = phaseShape(plan, phase, chunkElements_);
-  const size_t pipelines = shape.pipelines;
-  if (pipelines == 0) return Status::ok();
-  const int depth = static_cast<int>(std::min<size_t>(pipelines, static_cast<size_t>(pipelineDepth_)));
-  phaseEnd_ = phase.endStep;
-  stepsWhole_ = shape.stepsWhole;
-  stagingPerSlot_ = shape.stagedElements * elementSize_;
-  HETCCL_TRY(staging_.ensure(stagingPerSlot_ * depth));
+  const Step& first = plan.steps[phase.firstStep];
+  run.phase = phase;
+  run.pipelines = shape.pipelines;
+  run.tagHalf = first.tagHalf;
+  // A phase on half of the tags has half of the slots: its tags must stay within the run's.
+  const int maxDepth = run.tagHalf < 0 ? pipelineDepth_ : std::min(pipelineDepth_, kMaxPipelineDepth / 2);
+  run.depth = static_cast<int>(std::min<size_t>(shape.pipelines, static_cast<size_t>(maxDepth)));
+  run.tagBase = tag_ + (run.tagHalf < 0 ? 0 : run.tagHalf * (kMaxPipelineDepth / 2));
+  run.started = 0;
+  run.stepsWhole = shape.stepsWhole;
+  run.stagingPerSlot = shape.stagedElements * elementSize_;
+  if (run.depth == 0) return Status::ok();
+  HETCCL_TRY(run.staging.ensure(run.stagingPerSlot * run.depth));
 
   // Slots are kept between runs, with their vectors' capacity: a small operation's whole cost
   // is a few microseconds, and allocations were a good part of it.
-  if (slots_.size() < static_cast<size_t>(depth)) slots_.resize(depth);
-  for (int i = 0; i < depth; ++i) {
-    Slot& slot = slots_[i];
+  if (run.slots.size() < static_cast<size_t>(run.depth)) run.slots.resize(run.depth);
+  for (int i = 0; i < run.depth; ++i) {
+    Slot& slot = run.slots[i];
     slot.index = i;
     slot.pipeline = i;
     slot.step = phase.firstStep;
@@ -187,59 +257,89 @@ Status Executor::runPipelined(const RankPlan& plan, const PlanPhase& phase) {
     slot.active = false;
     slot.transfers.clear();
   }
-  // Pipelines enter one at a time: slot i starts once slot i - 1 has finished a step, so that
-  // they run a step apart and each step's resource (a link direction, the device) serves one
-  // pipeline while the next pipeline uses the step before's.  Started together they ran in
-  // lockstep: a tree's pipelines all sent up, then all down, each link direction idle half the
-  // time, and an island step never overlapped the exchange across islands (under SimGrid's
-  // SMPI hier-tree took 1.42x and hier on a shared trunk 1.29x the cost model's time, whose
-  // pipelines are a step apart: docs/SIM.md).
-  int started = 0;
-  auto startSlot = [&]() -> Status {
-    Slot& slot = slots_[started++];
-    slot.active = true;
-    return startStep(slot, plan);
-  };
-  HETCCL_TRY(startSlot());
+  return startNextSlot(run, plan);
+}
+
+// Pipelines enter one at a time: slot i starts once slot i - 1 has finished a step, so that
+// they run a step apart and each step's resource (a link direction, the device) serves one
+// pipeline while the next pipeline uses the step before's.  Started together they ran in
+// lockstep: a tree's pipelines all sent up, then all down, each link direction idle half the
+// time, and an island step never overlapped the exchange across islands (under SimGrid's
+// SMPI hier-tree took 1.42x and hier on a shared trunk 1.29x the cost model's time, whose
+// pipelines are a step apart: docs/SIM.md).
+Status Executor::startNextSlot(PhaseRun& run, const RankPlan& plan) {
+  Slot& slot = run.slots[run.started++];
+  slot.active = true;
+  return startStep(slot, run, plan);
+}
+
+Status Executor::advancePhase(PhaseRun& run, const RankPlan& plan, bool* progressed) {
+  for (int i = 0; i < run.started; ++i) {
+    Slot& slot = run.slots[i];
+    if (!slot.active) continue;
+    HETCCL_TRY(pollSlot(slot, run, plan, progressed));
+    if (!slot.active && slot.pipeline + run.depth < run.pipelines) {
+      slot.pipeline += run.depth;
+      slot.step = run.phase.firstStep;
+      slot.stepsDone = 0;
+      slot.active = true;
+      HETCCL_TRY(startStep(slot, run, plan));
+    }
+  }
+  while (run.started < run.depth && (!run.slots[run.started - 1].active || run.slots[run.started - 1].stepsDone > 0)) {
+    HETCCL_TRY(startNextSlot(run, plan));
+    *progressed = true;  // the next round refills it if its pipeline was empty here
+  }
+  return Status::ok();
+}
+
+// Runs `phase` and, where the plan lets them, the phases after it that overlap the one before
+// (Step::overlapsPrevious): each starts once every pipeline of the one before has started and
+// the island steps it waits for have ended, and the island steps between the two are queued
+// when the one before has ended.  *resume: the first step not yet run.
+Status Executor::runPipelined(const RankPlan& plan, const PlanPhase& phase, size_t* resume) {
+  PhaseRun* current = phaseRuns_[0].get();
+  PhaseRun* next = phaseRuns_[1].get();
+  bool nextRunning = false;
+  next->depth = next->started = 0;
+  HETCCL_TRY(startPhase(*current, plan, phase));
+  *resume = phase.endStep;
   Backoff backoff(yieldAtOnce_);
   Heartbeat* const heartbeat = backoff.heartbeat();
-  for (bool anyActive = true; anyActive;) {
+  for (;;) {
     beat(heartbeat);  // for the stall watchdog: this loop came back from the transport
     if (abort_ && abort_->load(std::memory_order_relaxed))
       return HETCCL_STATUS(Code::Aborted, "the communicator was aborted during an operation");
-    anyActive = false;
     bool progressed = false;
     mustPoll_ = false;
     devicePending_ = false;
     idleUntil_ = std::numeric_limits<double>::infinity();
-    for (int i = 0; i < started; ++i) {
-      Slot& slot = slots_[i];
-      if (!slot.active) continue;
-      HETCCL_TRY(pollSlot(slot, plan, &progressed));
-      if (slot.active) anyActive = true;
-      if (!slot.active && slot.pipeline + depth < pipelines) {
-        slot.pipeline += depth;
-        slot.step = phase.firstStep;
-        slot.stepsDone = 0;
-        slot.active = true;
-        anyActive = true;
-        HETCCL_TRY(startStep(slot, plan));
-      }
+    HETCCL_TRY(advancePhase(*current, plan, &progressed));
+    if (nextRunning) HETCCL_TRY(advancePhase(*next, plan, &progressed));
+    PlanPhase following;
+    if (!nextRunning && current->allStarted() && overlappingPhaseAfter(plan, *current, &following) &&
+        islandStepsEndedFor(plan, following)) {
+      HETCCL_TRY(startPhase(*next, plan, following));
+      nextRunning = progressed = true;
     }
-    while (started < depth && (!slots_[started - 1].active || slots_[started - 1].stepsDone > 0)) {
-      HETCCL_TRY(startSlot());
-      progressed = true;
-      anyActive = true;  // the next round refills it if its pipeline was empty here
+    if (current->finished()) {
+      if (!nextRunning) return Status::ok();
+      // The island steps between the two phases, in plan order, now that what they read is in.
+      for (size_t s = current->phase.endStep; s < next->phase.firstStep; ++s) HETCCL_TRY(runIslandStep(plan.steps[s]));
+      std::swap(current, next);
+      nextRunning = false;
+      *resume = current->phase.endStep;
+      backoff.reset();
+      continue;
     }
     // Ranks may outnumber cores, and the application computes meanwhile: let others run.
-    if (!anyActive) break;
     if (!progressed) {
       const double idle = backoff.idleSeconds();
       if (timeoutSeconds_ > 0 && idle > timeoutSeconds_) return stuck(plan, idle);
       if (idle > 0 && interruptCheck_) HETCCL_TRY(interruptCheck_());
     }
     bool blocked = false;
-    if (!progressed && blockInTransport_ && !devicePending_) HETCCL_TRY(waitForAnyTransfer(depth, &blocked));
+    if (!progressed && blockInTransport_ && !devicePending_) HETCCL_TRY(waitForAnyTransfer(&blocked));
     if (progressed || blocked) {
       backoff.reset();
     } else if (!mustPoll_ && idleUntil_ < std::numeric_limits<double>::infinity()) {
@@ -251,11 +351,10 @@ Status Executor::runPipelined(const RankPlan& plan, const PlanPhase& phase) {
       backoff.pause();
     }
   }
-  return Status::ok();
 }
 
 // A Send or receive of the slot's current step: posted, and kept until it lands.
-Status Executor::postTransfer(Slot& slot, const Op& op, char** staging) {
+Status Executor::postTransfer(Slot& slot, int tag, const Op& op, char** staging) {
   const bool receives = op.kind == OpKind::RecvCopy || op.kind == OpKind::RecvReduce;
   if (op.kind != OpKind::Send && !receives) return Status::ok();  // local work: enqueueLocalWork
   const size_t bytes = (receives ? op.dst.count : op.src.count) * elementSize_;
@@ -266,14 +365,14 @@ Status Executor::postTransfer(Slot& slot, const Op& op, char** staging) {
     slot.spare.pop_back();
   }
   if (op.kind == OpKind::Send) {
-    HETCCL_TRY(transport_.postSend(address(op.src), bytes, op.peer, tag_ + slot.index, &pending.transfer));
+    HETCCL_TRY(transport_.postSend(address(op.src), bytes, op.peer, tag, &pending.transfer));
   } else if (op.kind == OpKind::RecvCopy) {
-    HETCCL_TRY(transport_.postRecv(address(op.dst), bytes, op.peer, tag_ + slot.index, &pending.transfer));
+    HETCCL_TRY(transport_.postRecv(address(op.dst), bytes, op.peer, tag, &pending.transfer));
   } else {
     pending.reduceInto = &op;
     pending.staged = *staging;
     *staging += bytes;  // this pipeline's chunk of the region: no more than runPipelined counted
-    HETCCL_TRY(transport_.postRecv(pending.staged, bytes, op.peer, tag_ + slot.index, &pending.transfer));
+    HETCCL_TRY(transport_.postRecv(pending.staged, bytes, op.peer, tag, &pending.transfer));
   }
   slot.transfers.push_back(std::move(pending));
   return Status::ok();
@@ -307,12 +406,12 @@ Status Executor::enqueueLocalWork(Slot& slot, const Op& op, const RankPlan& plan
 
 // Enqueues the step's local work, posts its transfers.  Empty steps (this pipeline's chunk
 // of every region is empty) are skipped.
-Status Executor::startStep(Slot& slot, const RankPlan& plan) {
-  for (; slot.step < phaseEnd_; ++slot.step) {
+Status Executor::startStep(Slot& slot, const PhaseRun& run, const RankPlan& plan) {
+  for (; slot.step < run.phase.endStep; ++slot.step) {
     const Step& step = plan.steps[slot.step];
     // A step that is its own only chunk runs as planned, without copying its ops (a small
     // call's steps were a visible part of its cost).
-    if (stepsWhole_) {
+    if (run.stepsWhole) {
       slot.current = &step.ops;
     } else {
       sliceStep(step, slot.pipeline, chunkElements_, &slot.ops);
@@ -320,7 +419,7 @@ Status Executor::startStep(Slot& slot, const RankPlan& plan) {
     }
     if (!slot.current->empty()) break;
   }
-  if (slot.step == phaseEnd_) {
+  if (slot.step == run.phase.endStep) {
     slot.active = false;
     return Status::ok();
   }
@@ -329,15 +428,15 @@ Status Executor::startStep(Slot& slot, const RankPlan& plan) {
   // Transfers first, then local work: a step's ops are independent (plan.h), and on an inline
   // stream a copy runs before enqueueing returns, so a broadcast root's or an out-of-place
   // all-gather's local copy posted first would hold back the send its peer waits for.
-  char* staging = staging_.data() + slot.index * stagingPerSlot_;
-  for (const Op& op : *slot.current) HETCCL_TRY(postTransfer(slot, op, &staging));
+  char* staging = run.staging.data() + slot.index * run.stagingPerSlot;
+  for (const Op& op : *slot.current) HETCCL_TRY(postTransfer(slot, run.tagBase + slot.index, op, &staging));
   for (const Op& op : *slot.current) HETCCL_TRY(enqueueLocalWork(slot, op, plan));
   slot.waitingForDevice = false;
   return Status::ok();
 }
 
 // Advances a slot as far as it can without blocking.
-Status Executor::pollSlot(Slot& slot, const RankPlan& plan, bool* progressed) {
+Status Executor::pollSlot(Slot& slot, const PhaseRun& run, const RankPlan& plan, bool* progressed) {
   if (!slot.waitingForDevice) {
     bool allDone = true;
     for (PendingTransfer& pending : slot.transfers) {
@@ -377,15 +476,16 @@ Status Executor::pollSlot(Slot& slot, const RankPlan& plan, bool* progressed) {
   *progressed = true;
   ++slot.step;
   ++slot.stepsDone;
-  return startStep(slot, plan);
+  return startStep(slot, run, plan);
 }
 
-Status Executor::waitForAnyTransfer(int depth, bool* blocked) {
+Status Executor::waitForAnyTransfer(bool* blocked) {
   waitList_.clear();
-  for (int i = 0; i < depth; ++i)
-    if (slots_[i].active && !slots_[i].waitingForDevice)
-      for (PendingTransfer& pending : slots_[i].transfers)
-        if (pending.transfer) waitList_.push_back(pending.transfer.get());
+  for (auto& run : phaseRuns_)
+    for (int i = 0; i < run->started; ++i)
+      if (run->slots[i].active && !run->slots[i].waitingForDevice)
+        for (PendingTransfer& pending : run->slots[i].transfers)
+          if (pending.transfer) waitList_.push_back(pending.transfer.get());
   if (waitList_.empty()) {
     *blocked = false;
     return Status::ok();
@@ -394,22 +494,24 @@ Status Executor::waitForAnyTransfer(int depth, bool* blocked) {
 }
 
 Status Executor::stuck(const RankPlan& plan, double idleSeconds) const {
-  for (const Slot& slot : slots_) {
-    if (!slot.active) continue;
-    for (const PendingTransfer& pending : slot.transfers) {
-      if (!pending.transfer || !pending.op) continue;
-      const bool send = pending.op->kind == OpKind::Send;
-      return HETCCL_STATUS(Code::Timeout,
-                           "no progress for %.0f s (HETCCL_TIMEOUT): %s plan, step %zu of %zu, chunk %zu, waiting "
-                           "for rank %d to %s",
-                           idleSeconds, plan.algorithm.c_str(), slot.step + 1, plan.steps.size(), slot.pipeline,
-                           pending.op->peer, send ? "receive what this rank sent" : "send");
+  for (const auto& run : phaseRuns_)
+    for (int i = 0; i < run->started; ++i) {
+      const Slot& slot = run->slots[i];
+      if (!slot.active) continue;
+      for (const PendingTransfer& pending : slot.transfers) {
+        if (!pending.transfer || !pending.op) continue;
+        const bool send = pending.op->kind == OpKind::Send;
+        return HETCCL_STATUS(Code::Timeout,
+                             "no progress for %.0f s (HETCCL_TIMEOUT): %s plan, step %zu of %zu, chunk %zu, waiting "
+                             "for rank %d to %s",
+                             idleSeconds, plan.algorithm.c_str(), slot.step + 1, plan.steps.size(), slot.pipeline,
+                             pending.op->peer, send ? "receive what this rank sent" : "send");
+      }
+      if (slot.waitingForDevice)
+        return HETCCL_STATUS(
+            Code::Timeout, "no progress for %.0f s (HETCCL_TIMEOUT): %s plan, step %zu of %zu, waiting for the device",
+            idleSeconds, plan.algorithm.c_str(), slot.step + 1, plan.steps.size());
     }
-    if (slot.waitingForDevice)
-      return HETCCL_STATUS(Code::Timeout,
-                           "no progress for %.0f s (HETCCL_TIMEOUT): %s plan, step %zu of %zu, waiting for the device",
-                           idleSeconds, plan.algorithm.c_str(), slot.step + 1, plan.steps.size());
-  }
   return HETCCL_STATUS(Code::Timeout, "no progress for %.0f s (HETCCL_TIMEOUT) in the %s plan", idleSeconds,
                        plan.algorithm.c_str());
 }

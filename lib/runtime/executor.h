@@ -5,6 +5,7 @@
 // of every pipeline has completed and the device stream has drained.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -64,7 +65,8 @@ class Executor {
   void setStreamRunsInline(bool runsInline) { streamRunsInline_ = runsInline; }
 
   // Pipeline slot i uses tag `tagBase + i` (tags tagBase .. tagBase + kMaxPipelineDepth - 1
-  // belong to this run).  For point-to-point plans pass ElementType::Uint8 (regions in bytes).
+  // belong to this run; a phase on half of them, Step::tagHalf, has at most half the slots and
+  // the half's tags).  For point-to-point plans pass ElementType::Uint8 (regions in bytes).
   Status run(const RankPlan& plan, const PlanBuffers& buffers, ElementType type, ReduceOp op, int tagBase,
              const ExecutionSettings& settings);
 
@@ -80,26 +82,38 @@ class Executor {
 
  private:
   struct Slot;
+  struct PhaseRun;
   // An island step queued on the island stream: the memory it reads and writes, and its end.
   struct IslandStepInFlight {
     std::vector<std::pair<const char*, const char*>> memory;  // [begin, end) byte ranges
     std::unique_ptr<DeviceEvent> done;
   };
-  Status runPipelined(const RankPlan& plan, const PlanPhase& phase);
+  Status runPipelined(const RankPlan& plan, const PlanPhase& phase, size_t* resume);
+  Status startPhase(PhaseRun& run, const RankPlan& plan, const PlanPhase& phase);
+  Status startNextSlot(PhaseRun& run, const RankPlan& plan);
+  // One polling round over the phase's slots: finished steps end, next steps and slots start.
+  Status advancePhase(PhaseRun& run, const RankPlan& plan, bool* progressed);
+  // The phase that may start while `current` drains (Step::overlapsPrevious), if any.
+  bool overlappingPhaseAfter(const RankPlan& plan, const PhaseRun& current, PlanPhase* next) const;
   Status runIslandStep(const Step& step);
+  // The newest island step in flight whose memory the ordinary `phase` touches (one past it;
+  // 0: none).
+  size_t newestIslandStepMet(const RankPlan& plan, const PlanPhase& phase) const;
   // Waits for the island steps in flight whose memory the ordinary `phase` touches.
   Status waitForIslandSteps(const RankPlan& plan, const PlanPhase& phase);
+  // The same without waiting: whether they have ended (and are forgotten if so).
+  bool islandStepsEndedFor(const RankPlan& plan, const PlanPhase& phase);
   // Waits for every island step in flight (the end of a run, or its failure).
   Status drainIslandStream();
   // Where `region` of the run's buffers starts.
   char* address(const Region& region) const;
-  Status postTransfer(Slot& slot, const Op& op, char** staging);
+  Status postTransfer(Slot& slot, int tag, const Op& op, char** staging);
   Status enqueueLocalWork(Slot& slot, const Op& op, const RankPlan& plan);
-  Status startStep(Slot& slot, const RankPlan& plan);
-  Status pollSlot(Slot& slot, const RankPlan& plan, bool* progressed);
+  Status startStep(Slot& slot, const PhaseRun& run, const RankPlan& plan);
+  Status pollSlot(Slot& slot, const PhaseRun& run, const RankPlan& plan, bool* progressed);
   // Sleeps in the transport until a pending transfer of the active slots completes; *blocked
   // false when the transport cannot (the caller polls).
-  Status waitForAnyTransfer(int depth, bool* blocked);
+  Status waitForAnyTransfer(bool* blocked);
   // The Timeout error of a run stuck for `idleSeconds`, naming the step and the peer waited for.
   Status stuck(const RankPlan& plan, double idleSeconds) const;
 
@@ -114,19 +128,17 @@ class Executor {
   std::function<Status()> interruptCheck_;
   bool yieldAtOnce_ = false;
   bool streamRunsInline_ = false;
-  DeviceBuffer staging_;     // where RecvReduce chunks land before they are folded in
-  std::vector<Slot> slots_;  // the pipeline slots, reused from run to run
+  // The phase being run and the one that may overlap it (Step::overlapsPrevious), with their
+  // slots and staging, reused from run to run.
+  std::array<std::unique_ptr<PhaseRun>, 2> phaseRuns_;
   // Per-run context, set by run().
   const PlanBuffers* buffers_ = nullptr;
   ElementType type_ = ElementType::Uint8;
   ReduceOp op_ = ReduceOp::Sum;
   size_t elementSize_ = 1;
   size_t chunkElements_ = 1;
-  size_t stagingPerSlot_ = 0;
   int tag_ = 0;
   int pipelineDepth_ = 1;
-  size_t phaseEnd_ = 0;      // the step after the phase being run
-  bool stepsWhole_ = false;  // the phase's steps are their own only chunks (PhaseShape)
   // One polling round's verdict on the transfers still pending: some may complete at any moment
   // (mustPoll_), or all only wait for modelled time, the first until idleUntil_.
   bool mustPoll_ = false;
