@@ -25,6 +25,10 @@ enum class Code : int {
   // the caller and not a peer's failure, so nothing is announced to the peers for it.  Public
   // code: hetcclInvalidUsage, as NCCL answers calls on an aborted communicator.
   Aborted = 100,
+  // A posted transfer with a peer failed in the transport (MPI reported it): the peer or the
+  // network is gone.  Public code: hetcclRemoteError, as NCCL reports a peer's death; unlike
+  // a remote error heard from a peer on the control channel, it is announced to the others.
+  PeerLost = 101,
 };
 
 class [[nodiscard]] Status {

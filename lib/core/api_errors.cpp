@@ -21,6 +21,7 @@ const hetcclComm*& threadLastErrorComm() {
 
 hetcclResult_t resultCode(Code code) {
   if (code == Code::Aborted) return hetcclInvalidUsage;
+  if (code == Code::PeerLost) return hetcclRemoteError;
   return static_cast<hetcclResult_t>(code);
 }
 

@@ -23,6 +23,7 @@ const char* codeName(Code code) {
     case Code::InProgress: return "in progress";
     case Code::Timeout: return "timeout";
     case Code::Aborted: return "aborted";
+    case Code::PeerLost: return "transfer with a peer failed";
   }
   return "error";
 }

@@ -20,6 +20,15 @@ std::string mpiErrorText(int code) {
   return std::string(text, length);
 }
 
+// A posted send or receive fails only when its peer or the network does (hetccl checks the
+// arguments before posting them): Code::PeerLost, a remote error to the caller.  Truncation is
+// the exception, a peer sending more than was asked: the two ranks' calls disagree.
+Code transferFailure(int mpiError) {
+  int errorClass = mpiError;
+  if (MPI_Error_class(mpiError, &errorClass) != MPI_SUCCESS) errorClass = mpiError;
+  return errorClass == MPI_ERR_TRUNCATE ? Code::SystemError : Code::PeerLost;
+}
+
 // One message's requests: almost always a single piece, held inline (a small all-reduce posts
 // two transfers per call, and their allocations showed in its profile); a split message's
 // pieces are in `more`.
@@ -51,7 +60,7 @@ class MpiTransfer : public Transfer {
     if (more.empty()) {
       const int rc = MPI_Test(&first, &flag, MPI_STATUS_IGNORE);
       if (rc != MPI_SUCCESS)
-        return HETCCL_STATUS(Code::SystemError, "transfer with rank %d (tag %d) failed: %s", peer_, tag_,
+        return HETCCL_STATUS(transferFailure(rc), "transfer with rank %d (tag %d) failed: %s", peer_, tag_,
                              mpiErrorText(rc).c_str());
       *done = flag != 0;
       return Status::ok();
@@ -66,10 +75,11 @@ class MpiTransfer : public Transfer {
       // Name the piece that failed (e.g. MPI_ERR_TRUNCATE: the peer sent more than expected).
       for (const MPI_Status& status : statuses)
         if (status.MPI_ERROR != MPI_SUCCESS && status.MPI_ERROR != MPI_ERR_PENDING)
-          return HETCCL_STATUS(Code::SystemError, "transfer with rank %d (tag %d) failed: %s", status.MPI_SOURCE,
-                               status.MPI_TAG, mpiErrorText(status.MPI_ERROR).c_str());
+          return HETCCL_STATUS(transferFailure(status.MPI_ERROR), "transfer with rank %d (tag %d) failed: %s",
+                               status.MPI_SOURCE, status.MPI_TAG, mpiErrorText(status.MPI_ERROR).c_str());
     }
-    if (rc != MPI_SUCCESS) return HETCCL_STATUS(Code::SystemError, "MPI_Testall failed: %s", mpiErrorText(rc).c_str());
+    if (rc != MPI_SUCCESS)
+      return HETCCL_STATUS(transferFailure(rc), "MPI_Testall failed: %s", mpiErrorText(rc).c_str());
     *done = flag != 0;
     return Status::ok();
   }
@@ -131,7 +141,7 @@ Status MpiTransport::postPieces(bool isSend, char* buffer, size_t bytes, int pee
     int rc = isSend ? MPI_Isend(buffer + offset, length, MPI_BYTE, peer, tag, comm_, &result->request(i))
                     : MPI_Irecv(buffer + offset, length, MPI_BYTE, peer, tag, comm_, &result->request(i));
     if (rc != MPI_SUCCESS)
-      return HETCCL_STATUS(Code::SystemError, "%s of %d bytes %s rank %d failed: %s",
+      return HETCCL_STATUS(transferFailure(rc), "%s of %d bytes %s rank %d failed: %s",
                            isSend ? "MPI_Isend" : "MPI_Irecv", length, isSend ? "to" : "from", peer,
                            mpiErrorText(rc).c_str());
   }
@@ -157,7 +167,7 @@ Status MpiTransport::waitForAny(Transfer* const* transfers, size_t count, bool* 
   int index = MPI_UNDEFINED;
   const int rc = MPI_Waitany(static_cast<int>(handles.size()), handles.data(), &index, MPI_STATUS_IGNORE);
   if (index != MPI_UNDEFINED) *owners[static_cast<size_t>(index)] = handles[static_cast<size_t>(index)];
-  if (rc != MPI_SUCCESS) return HETCCL_STATUS(Code::SystemError, "MPI_Waitany failed: %s", mpiErrorText(rc).c_str());
+  if (rc != MPI_SUCCESS) return HETCCL_STATUS(transferFailure(rc), "MPI_Waitany failed: %s", mpiErrorText(rc).c_str());
   return Status::ok();
 }
 
