@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/api_support.h"
 #include "thread_communicators.h"
 
 namespace hetccl {
@@ -156,6 +157,15 @@ TEST(CoreThreads, CallCheckFailsEveryRankNamingBothCalls) {
     return std::string();
   });
   EXPECT_EQ(failures, "");
+}
+
+// A transfer the transport fails (MPI after a peer's connection dropped) is the peer's loss:
+// the caller gets hetcclRemoteError, as for a failure heard from a peer, not a system error.
+TEST(CoreThreads, ATransferLostWithAPeerIsARemoteError) {
+  EXPECT_EQ(resultCode(Code::PeerLost), hetcclRemoteError);
+  EXPECT_EQ(resultCode(Code::RemoteError), hetcclRemoteError);
+  EXPECT_EQ(resultCode(Code::SystemError), hetcclSystemError);
+  EXPECT_STREQ(hetcclGetErrorString(resultCode(Code::PeerLost)), "remote process exited or there was a network error");
 }
 
 TEST(CoreThreads, PeerThatLeavesFailsTheOthersWithRemoteError) {
