@@ -75,6 +75,14 @@ struct Message {
   bool consumed = false;
 };
 
+// What an op reads and writes: its source (sends, receives that reduce, copies, reductions,
+// island collectives), its destination (every op but a send).
+bool readsSource(const Op& op) {
+  return op.kind == OpKind::Send || op.kind == OpKind::RecvReduce || op.kind == OpKind::Copy ||
+         op.kind == OpKind::Reduce || isIslandOp(op.kind);
+}
+bool writesDestination(const Op& op) { return op.kind != OpKind::Send; }
+
 class Simulation {
  public:
   Simulation(const PlanRequest& request, const PlanBuilder& builder, const VerifyOptions& options)
@@ -330,10 +338,9 @@ class Simulation {
       for (size_t s = firstStep; s < endStep; ++s)
         for (const Op& op : plan.steps[s].ops) {
           CellRange range;
-          if (op.kind != OpKind::RecvCopy && op.kind != OpKind::Divide &&
-              locate(m, op.src.buffer, op.src.offset, op.src.count, &range))
+          if (readsSource(op) && locate(m, op.src.buffer, op.src.offset, op.src.count, &range))
             accesses->push_back({false, range});
-          if (op.kind != OpKind::Send && locate(m, op.dst.buffer, op.dst.offset, op.dst.count, &range))
+          if (writesDestination(op) && locate(m, op.dst.buffer, op.dst.offset, op.dst.count, &range))
             accesses->push_back({true, range});
         }
     };
@@ -382,10 +389,8 @@ class Simulation {
         return true;
       };
       bool inBounds = true;
-      if (op.kind == OpKind::Send || op.kind == OpKind::RecvReduce || op.kind == OpKind::Copy ||
-          op.kind == OpKind::Reduce || island)
-        inBounds &= add(op.src, false);
-      if (op.kind != OpKind::Send) inBounds &= add(op.dst, true);
+      if (readsSource(op)) inBounds &= add(op.src, false);
+      if (writesDestination(op)) inBounds &= add(op.dst, true);
       if (!inBounds) return failAt(rank, "an op reaches outside its buffer");
       if ((op.kind == OpKind::RecvReduce || op.kind == OpKind::Copy || op.kind == OpKind::Reduce) &&
           op.src.count != op.dst.count)

@@ -317,8 +317,9 @@ Status Executor::runPipelined(const RankPlan& plan, const PlanPhase& phase, size
     HETCCL_TRY(advancePhase(*current, plan, &progressed));
     if (nextRunning) HETCCL_TRY(advancePhase(*next, plan, &progressed));
     PlanPhase following;
-    if (!nextRunning && current->allStarted() && overlappingPhaseAfter(plan, *current, &following) &&
-        islandStepsEndedFor(plan, following)) {
+    // (tagHalf first: an ordinary phase, every small call's, never has a phase to overlap.)
+    if (!nextRunning && current->tagHalf >= 0 && current->allStarted() &&
+        overlappingPhaseAfter(plan, *current, &following) && islandStepsEndedFor(plan, following)) {
       HETCCL_TRY(startPhase(*next, plan, following));
       nextRunning = progressed = true;
     }
