@@ -117,7 +117,7 @@ struct RecursiveDoublingWrite {
   void operator()(W& w, const PlanRequest& request, const TopologyView&, int rank) const {
     switch (request.collective) {
       case Collective::AllGather: return smallAllGather(w, request, rank);
-      case Collective::ReduceScatter: return bruckReduceScatter(w, request, rank);
+      case Collective::ReduceScatter: return smallReduceScatter(w, request, rank);
       default: return recursiveDoubling(w, request, rank);
     }
   }

@@ -1,16 +1,24 @@
 // The latency-bound reduce-scatter of row "small": ceil(log2 p) rounds instead of the ring's
-// p - 1, the same bytes ((p - 1) blocks sent per rank), for any p.  It is Bruck's all-gather
-// (small_all_gather.h) run backwards, copies turned into reductions.
+// p - 1, the same bytes ((p - 1) blocks sent per rank), for any p.
 //
-// Position j of a rank stands for block rank + j: its input's block at first, a partial sum in
-// scratch block j once something has been reduced into it.  Rounds go by distance, from the
-// largest power of two below p down to 1; in the round of distance d, with m = min(d, p - d),
-// every rank sends positions d .. d + m - 1 to rank + d and reduces what rank - d sends into
-// its positions 0 .. m - 1 (rank - d's position d + b is block rank + b, this rank's position
-// b).  Each block's contributions meet along the tree Bruck's all-gather spreads it by, so
-// after the last round position 0, written straight into the output, holds block rank summed
-// over every rank exactly once.  Positions sent in a round are never the ones reduced into in
-// it (m <= d).
+// p a power of two (recursive halving, small_all_gather.h's recursive doubling run backwards):
+// in the round of group g (p / 2 down to 1), ranks rank and partner = rank ^ g, which hold
+// partial sums of the same 2g blocks, swap halves: each sends the partner's g blocks and
+// reduces the partner's copy of its own g into scratch (the output in the last round).  Every
+// round pairs two ranks that wait only for each other; on 4 ranks sharing 2 cores, or across
+// the namespace cluster's links, Bruck's order below (its last round a shift round the ranks,
+// each waiting for the one before) ran 0.75-0.8x Open MPI's recursive halving at 32 B-32 KiB
+// where this runs level with it (docs/PERFORMANCE.md).
+//
+// Otherwise (Bruck's all-gather run backwards, copies turned into reductions): position j of a
+// rank stands for block rank + j: its input's block at first, a partial sum in scratch block j
+// once something has been reduced into it.  Rounds go by distance, from the largest power of
+// two below p down to 1; in the round of distance d, with m = min(d, p - d), every rank sends
+// positions d .. d + m - 1 to rank + d and reduces what rank - d sends into its positions
+// 0 .. m - 1 (rank - d's position d + b is block rank + b, this rank's position b).  Each
+// block's contributions meet along the tree Bruck's all-gather spreads it by, so after the last
+// round position 0, written straight into the output, holds block rank summed over every rank
+// exactly once.  Positions sent in a round are never the ones reduced into in it (m <= d).
 //
 // Every op moves one block: the executor cuts ops into chunks and runs chunk i of every op in
 // one pipeline, so an op may only read what the ops before it wrote at the same offset within
@@ -25,16 +33,35 @@
 namespace hetccl {
 
 template <typename W>
+void halvingReduceScatter(W& w, const PlanRequest& request, int rank) {
+  const int p = request.nranks;
+  const size_t c = request.count;
+  // Block b's partial sum before the round of group g: the input's block in the first round;
+  // after, where the round before (group 2g) reduced it: its i-th own block went to scratch
+  // block 2g - 2 + i.  Each round's scratch blocks (g - 2 .. 2g - 3) are its own, so a round
+  // never writes what it reads or sends.
+  auto held = [&](int b, int g) {
+    if (2 * g == p) return fixedBlock(kInputBuffer, c, b);
+    return fixedBlock(kScratchBuffer, c, 2 * g - 2 + (b - rank / (2 * g) * (2 * g)));
+  };
+  for (int g = p / 2; g >= 1; g /= 2) {
+    const int partner = rank ^ g;
+    const int mine = rank / g * g, theirs = partner / g * g;
+    for (int i = 0; i < g; ++i) w.add(Op{OpKind::Send, partner, held(theirs + i, g), {}});
+    for (int i = 0; i < g; ++i) {
+      const Region into = g == 1 ? Region{kOutputBuffer, 0, c} : fixedBlock(kScratchBuffer, c, g - 2 + i);
+      w.add(Op{OpKind::RecvReduce, partner, held(mine + i, g), into});
+    }
+    w.endStep();
+  }
+  w.needScratch(p > 2 ? static_cast<size_t>(p - 2) * c : 0);
+}
+
+template <typename W>
 void bruckReduceScatter(W& w, const PlanRequest& request, int rank) {
-  w.name("small");
   const int p = request.nranks;
   const size_t c = request.count;
   const Region output{kOutputBuffer, 0, c};
-  if (p == 1) {
-    if (!request.inPlace) w.add(Op{OpKind::Copy, -1, Region{kInputBuffer, 0, c}, output});
-    w.endStep();
-    return;
-  }
   std::vector<bool> partial(p, false);  // position j holds a partial sum in scratch block j
   auto held = [&](int j) {
     return partial[j] ? fixedBlock(kScratchBuffer, c, j) : fixedBlock(kInputBuffer, c, modRank(rank + j, p));
@@ -57,6 +84,23 @@ void bruckReduceScatter(W& w, const PlanRequest& request, int rank) {
     w.endStep();
   }
   w.needScratch(static_cast<size_t>(scratchBlocks) * c);
+}
+
+template <typename W>
+void smallReduceScatter(W& w, const PlanRequest& request, int rank) {
+  w.name("small");
+  const int p = request.nranks;
+  const size_t c = request.count;
+  const Region output{kOutputBuffer, 0, c};
+  if (p == 1) {
+    if (!request.inPlace) w.add(Op{OpKind::Copy, -1, Region{kInputBuffer, 0, c}, output});
+    w.endStep();
+    return;
+  }
+  if ((p & (p - 1)) == 0)
+    halvingReduceScatter(w, request, rank);
+  else
+    bruckReduceScatter(w, request, rank);
   if (request.average) {
     w.add(Op{OpKind::Divide, -1, {}, output});
     w.endStep();

@@ -1,4 +1,5 @@
-// The latency-bound reduce-scatter of row "small" (Bruck's all-gather reversed): the verifier
+// The latency-bound reduce-scatter of row "small" (recursive halving where p is a power of two,
+// Bruck's all-gather reversed otherwise): the verifier
 // proves it for 1..17 ranks in every in-place/average/chunking combination; it takes
 // ceil(log2 p) rounds where the ring takes p - 1, with the ring's bytes; the tuner picks it for
 // small buffers on 4 ranks.  And the chain broadcast's steps are hops, so the cost model sees
@@ -52,8 +53,10 @@ TEST(SmallCollectives, ReduceScatterVerifiesForEveryRankCountAndMode) {
   EXPECT_EQ(verified, 17 * 4 * 2 * 3 * 2);
 }
 
-// Bruck reversed: round k goes to rank + 2^(R-1-k) and comes from rank - 2^(R-1-k), with
-// min(d, p - d) blocks each way; (p - 1) blocks leave each rank in all, as on the ring.
+// p a power of two (recursive halving): round k swaps 2^(R-1-k) blocks each way with rank ^
+// 2^(R-1-k).  Otherwise Bruck reversed: round k goes to rank + 2^(R-1-k) and comes from
+// rank - 2^(R-1-k), with min(d, p - d) blocks each way.  Either way (p - 1) blocks leave each
+// rank in all, as on the ring.
 TEST(SmallCollectives, ReduceScatterTakesCeilLog2RoundsAndRingBytes) {
   const size_t c = 5;
   for (int p = 2; p <= 17; ++p) {
@@ -66,15 +69,16 @@ TEST(SmallCollectives, ReduceScatterTakesCeilLog2RoundsAndRingBytes) {
       size_t sent = 0;
       int distance = 1 << (ceilLog2(p) - 1);
       for (const Step& step : plan.steps) {
+        const bool halving = (p & (p - 1)) == 0;
         const size_t blocks = static_cast<size_t>(std::min(distance, p - distance));
         size_t stepSent = 0, stepReceived = 0;
         for (const Op& op : step.ops) {
           if (op.kind == OpKind::Send) {
-            EXPECT_EQ(op.peer, (rank + distance) % p);
+            EXPECT_EQ(op.peer, halving ? rank ^ distance : (rank + distance) % p);
             stepSent += op.src.count;
           } else {
             ASSERT_EQ(op.kind, OpKind::RecvReduce);
-            EXPECT_EQ(op.peer, (rank - distance + p) % p);
+            EXPECT_EQ(op.peer, halving ? rank ^ distance : (rank - distance + p) % p);
             stepReceived += op.dst.count;
           }
         }
