@@ -429,7 +429,7 @@ CostBreakdown explainSeconds(const CostQuery& query, const CostParameters& param
   CostBreakdown breakdown;
   thread_local SummaryMemo memo;
   const std::shared_ptr<const PlanSummary> summary = memo.get(query);
-  const size_t chunkElements = std::max<size_t>(1, query.chunkBytes / query.elementSize);
+  size_t chunkElements = std::max<size_t>(1, query.chunkBytes / query.elementSize);
   // Island collectives run whole, outside the pipelines: the slowest island's add up.
   double islandTime = 0;
   for (const PlanSummary::Rank& rank : summary->ranks) {
@@ -445,7 +445,12 @@ CostBreakdown explainSeconds(const CostQuery& query, const CostParameters& param
     breakdown.islandAfter = std::max(breakdown.islandAfter, mine - before);
   }
   size_t largestOp = 0;
-  for (const PlanSummary::Rank& rank : summary->ranks) largestOp = std::max(largestOp, rank.shape.largestOp);
+  bool opsWhole = false;
+  for (const PlanSummary::Rank& rank : summary->ranks) {
+    largestOp = std::max(largestOp, rank.shape.largestOp);
+    opsWhole = opsWhole || rank.shape.opsWhole;
+  }
+  if (opsWhole) chunkElements = std::max<size_t>(1, largestOp);  // one pipeline (RankPlan::opsWhole)
   const size_t pipelines = (largestOp + chunkElements - 1) / chunkElements;
   breakdown.islandSteps = islandTime;
   if (pipelines == 0) {

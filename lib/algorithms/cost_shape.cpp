@@ -49,6 +49,7 @@ void CostShape::addRun(std::vector<CostOp> ops, size_t steps, bool keepEmpty) {
 
 void CostShape::addPlanSteps(const RankPlan& plan, const TopologyView& topology) {
   const int island = topology.islandOf[plan.rank];
+  opsWhole = opsWhole || plan.opsWhole;
   std::vector<CostOp> ops;
   for (const Step& step : plan.steps) {
     if (isIslandStep(step)) {

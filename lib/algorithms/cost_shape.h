@@ -41,6 +41,7 @@ struct CostShape {
   std::vector<Run> runs;          // the pipelined steps, in order
   std::vector<CostOp> islandOps;  // island collectives: run whole, between the pipelined phases
   size_t largestOp = 0;           // the largest count of a pipelined op (sizes the pipelines)
+  bool opsWhole = false;          // one pipeline whatever the chunk (RankPlan::opsWhole)
   size_t steps() const;           // pipelined steps in all
   // Appends `steps` steps of `ops` (zero-count ops dropped, identical ones folded); merges with
   // the last run when that costs the same.  `keepEmpty`: a step left with no op still takes

@@ -132,6 +132,11 @@ struct RankPlan {
   std::vector<Step> steps;
   size_t scratchCount = 0;  // elements of scratch the plan needs
   uint64_t divisor = 1;     // for Divide ops
+  // Every op runs whole, never cut into chunks (chunking.h): the plan hands data between
+  // regions of different lengths (a round that sends, as one message, blocks the rounds before
+  // received one by one), which pipelines would cut at different offsets.  Set on every rank
+  // of an algorithm alike, so both ends of each transfer agree.
+  bool opsWhole = false;
 };
 
 // A plan with no steps yet for `rank`, named `algorithm`, dividing by the rank count (avg).
@@ -148,6 +153,11 @@ size_t blockBegin(size_t count, int parts, int index);
 size_t blockCount(size_t count, int parts, int index);
 // Block `index` of `buffer` when it is made of equal blocks of `blockSize` elements.
 Region fixedBlock(int buffer, size_t blockSize, int index);
+// `n` adjacent blocks the size of `first`, from `first` on.
+inline Region blocks(Region first, int n) {
+  first.count *= static_cast<size_t>(n);
+  return first;
+}
 // The block that holds `element` (element < count).
 int blockIndexOf(size_t count, int parts, size_t element);
 inline int modRank(long value, int nranks) {

@@ -11,6 +11,7 @@
 //   endStep(keepEmpty) the step is complete; an empty one vanishes (pushIfAny) unless kept
 //   needScratch(n)     the plan needs n elements of scratch
 //   name(text)         the plan's name for logs ("ring", "chain", ...)
+//   opsWhole()         the plan's ops run whole, never in chunks (RankPlan::opsWhole)
 //   addParts(layout, buffer, segment, first, end, write)
 //                      write(w, atom, part) adds the ops of each part [first, end) of a
 //                      segment (all_reduce_layout.h); the shape prices one part of each size
@@ -34,6 +35,7 @@ class PlanWriter {
  public:
   PlanWriter(const PlanRequest& request, int rank) : plan_(emptyPlan(request, rank, "")) {}
   void name(const char* algorithm) { plan_.algorithm = algorithm; }
+  void opsWhole() { plan_.opsWhole = true; }
   void add(const Op& op) { addOp(step_, op); }
   void endStep(bool keepEmpty = false) {
     if (keepEmpty && step_.ops.empty())
@@ -62,6 +64,7 @@ class ShapeWriter {
   // `topology` says which peers are in another island; it must outlive the writer.
   ShapeWriter(const TopologyView& topology, int rank) : topology_(topology), island_(topology.islandOf[rank]) {}
   void name(const char*) {}
+  void opsWhole() { shape_.opsWhole = true; }
   // As CostShape::addPlanSteps reads an op of a built plan.
   void add(const Op& op) {
     const size_t count = op.kind == OpKind::Send ? op.src.count : op.dst.count;

@@ -3,15 +3,19 @@
 // ring saves is a wait for a peer to be scheduled or for a message's latency.
 //
 // p a power of two (recursive doubling): in round k, ranks rank and rank ^ 2^k swap the 2^k
-// blocks each has gathered, straight into the output.
+// blocks each has gathered, straight into the output, as one message each way (the blocks are
+// adjacent): on the namespace cluster's links one message per block cost about 20 us a call
+// on 4 nodes, 0.8x Open MPI where one message runs level with it (docs/PERFORMANCE.md).  A
+// round's message spans blocks the rounds before received one by one, so the plan's ops run
+// whole (RankPlan::opsWhole); this all-gather is for sizes where a pipeline would not help.
 //
 // Otherwise (Bruck's all-gather): scratch holds, at position j, the block of rank + j; in round
 // k every rank sends its first min(2^k, p - 2^k) positions to rank - 2^k and receives as many
 // from rank + 2^k after its first 2^k; at the end scratch is rotated into the output.
 //
-// Every op moves one block, as the ring's do: the executor cuts each op into chunks and runs
-// chunk i of every op in one pipeline, so an op may only read what the ops before it wrote at
-// the same offset within a block.
+// Bruck's ops move one block each, as the ring's do: the executor cuts each op into chunks and
+// runs chunk i of every op in one pipeline, so an op may only read what the ops before it
+// wrote at the same offset within a block.
 #pragma once
 
 #include <algorithm>
@@ -24,17 +28,16 @@ template <typename W>
 void doublingAllGather(W& w, const PlanRequest& request, int rank) {
   const int p = request.nranks;
   const size_t c = request.count;
+  w.opsWhole();
   const Region input{kInputBuffer, 0, c};
   if (!request.inPlace) w.add(Op{OpKind::Copy, -1, input, fixedBlock(kOutputBuffer, c, rank)});
   for (int group = 1; group < p; group *= 2) {
     const int partner = rank ^ group;
     const int mine = rank / group * group, theirs = partner / group * group;
-    for (int b = 0; b < group; ++b) {
-      // The first round sends the input itself, so it need not wait for the copy beside it.
-      const Region send = group == 1 ? input : fixedBlock(kOutputBuffer, c, mine + b);
-      w.add(Op{OpKind::Send, partner, send, {}});
-      w.add(Op{OpKind::RecvCopy, partner, {}, fixedBlock(kOutputBuffer, c, theirs + b)});
-    }
+    // The first round sends the input itself, so it need not wait for the copy beside it.
+    const Region send = group == 1 ? input : blocks(fixedBlock(kOutputBuffer, c, mine), group);
+    w.add(Op{OpKind::Send, partner, send, {}});
+    w.add(Op{OpKind::RecvCopy, partner, {}, blocks(fixedBlock(kOutputBuffer, c, theirs), group)});
     w.endStep();
   }
   if (p == 1) w.endStep();

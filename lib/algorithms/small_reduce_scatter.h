@@ -4,11 +4,13 @@
 // p a power of two (recursive halving, small_all_gather.h's recursive doubling run backwards):
 // in the round of group g (p / 2 down to 1), ranks rank and partner = rank ^ g, which hold
 // partial sums of the same 2g blocks, swap halves: each sends the partner's g blocks and
-// reduces the partner's copy of its own g into scratch (the output in the last round).  Every
-// round pairs two ranks that wait only for each other; on 4 ranks sharing 2 cores, or across
-// the namespace cluster's links, Bruck's order below (its last round a shift round the ranks,
-// each waiting for the one before) ran 0.75-0.8x Open MPI's recursive halving at 32 B-32 KiB
-// where this runs level with it (docs/PERFORMANCE.md).
+// reduces the partner's copy of its own g into scratch (the output in the last round), one
+// message each way (the g blocks are adjacent).  Every round pairs two ranks that wait only
+// for each other, and no round sends more messages than Open MPI's recursive halving: on the
+// namespace cluster's 4 nodes, Bruck's order below with one message per block ran 0.75-0.8x
+// Open MPI at 32 B-32 KiB (docs/PERFORMANCE.md).  A round's message spans blocks the round
+// before reduced as one region but sends on in halves, so the plan's ops run whole
+// (RankPlan::opsWhole).
 //
 // Otherwise (Bruck's all-gather run backwards, copies turned into reductions): position j of a
 // rank stands for block rank + j: its input's block at first, a partial sum in scratch block j
@@ -36,6 +38,7 @@ template <typename W>
 void halvingReduceScatter(W& w, const PlanRequest& request, int rank) {
   const int p = request.nranks;
   const size_t c = request.count;
+  w.opsWhole();
   // Block b's partial sum before the round of group g: the input's block in the first round;
   // after, where the round before (group 2g) reduced it: its i-th own block went to scratch
   // block 2g - 2 + i.  Each round's scratch blocks (g - 2 .. 2g - 3) are its own, so a round
@@ -47,11 +50,10 @@ void halvingReduceScatter(W& w, const PlanRequest& request, int rank) {
   for (int g = p / 2; g >= 1; g /= 2) {
     const int partner = rank ^ g;
     const int mine = rank / g * g, theirs = partner / g * g;
-    for (int i = 0; i < g; ++i) w.add(Op{OpKind::Send, partner, held(theirs + i, g), {}});
-    for (int i = 0; i < g; ++i) {
-      const Region into = g == 1 ? Region{kOutputBuffer, 0, c} : fixedBlock(kScratchBuffer, c, g - 2 + i);
-      w.add(Op{OpKind::RecvReduce, partner, held(mine + i, g), into});
-    }
+    // The g blocks each way are adjacent wherever they are held: one message each way.
+    w.add(Op{OpKind::Send, partner, blocks(held(theirs, g), g), {}});
+    const Region into = g == 1 ? Region{kOutputBuffer, 0, c} : blocks(fixedBlock(kScratchBuffer, c, g - 2), g);
+    w.add(Op{OpKind::RecvReduce, partner, blocks(held(mine, g), g), into});
     w.endStep();
   }
   w.needScratch(p > 2 ? static_cast<size_t>(p - 2) * c : 0);

@@ -220,7 +220,7 @@ class Simulation {
   // each ordinary phase cut into pipelines run one after another, island steps whole.
   std::vector<std::vector<Op>> flatten(const RankPlan& plan, const VerifyOptions& options) const {
     std::vector<std::vector<Op>> steps;
-    if (options.chunkElements == 0) {
+    if (options.chunkElements == 0 || plan.opsWhole) {
       for (const Step& step : plan.steps) steps.push_back(step.ops);
       return steps;
     }

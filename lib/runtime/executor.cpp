@@ -97,7 +97,10 @@ Status Executor::run(const RankPlan& plan, const PlanBuffers& buffers, ElementTy
   type_ = type;
   op_ = op;
   elementSize_ = elementSize(type);
-  chunkElements_ = std::max<size_t>(1, settings.chunkBytes / elementSize_);
+  // A plan of whole ops is one pipeline: a chunk larger than any op (and than any sum of a
+  // count and a chunk the slicing computes).
+  chunkElements_ = plan.opsWhole ? std::numeric_limits<size_t>::max() / 4
+                                 : std::max<size_t>(1, settings.chunkBytes / elementSize_);
   pipelineDepth_ = std::clamp(settings.pipelineDepth, 1, kMaxPipelineDepth);
   tag_ = tagBase;
   timeoutSeconds_ = settings.timeoutSeconds;

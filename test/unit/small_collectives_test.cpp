@@ -2,7 +2,8 @@
 // Bruck's all-gather reversed otherwise): the verifier
 // proves it for 1..17 ranks in every in-place/average/chunking combination; it takes
 // ceil(log2 p) rounds where the ring takes p - 1, with the ring's bytes; the tuner picks it for
-// small buffers on 4 ranks.  And the chain broadcast's steps are hops, so the cost model sees
+// small buffers on 4 ranks; where p is a power of two its rounds (and the all-gather's) are
+// one message each way and run whole.  And the chain broadcast's steps are hops, so the cost model sees
 // its depth, while a large broadcast stays pipelined.
 #include <gtest/gtest.h>
 
@@ -91,6 +92,56 @@ TEST(SmallCollectives, ReduceScatterTakesCeilLog2RoundsAndRingBytes) {
       EXPECT_EQ(plan.steps.back().ops.back().dst.buffer, kOutputBuffer);
     }
   }
+}
+
+// Where p is a power of two, each round of the all-gather and the reduce-scatter is one
+// message each way with the round's partner, and the plan's ops run whole on every rank (its
+// rounds send blocks the round before received as one region, which pipelines would cut at
+// other offsets; without the flag the verifier and the loopback executor sweep fail).  Bruck's
+// rounds keep one op per block, pipelined.
+TEST(SmallCollectives, PowerOfTwoRoundsAreOneMessageEachWayAndRunWhole) {
+  const size_t c = 3;
+  for (Collective collective : {Collective::AllGather, Collective::ReduceScatter})
+    for (int p = 2; p <= 17; ++p) {
+      const bool powerOfTwo = (p & (p - 1)) == 0;
+      const PlanRequest request{collective, c, p, 0, false, false};
+      for (int rank = 0; rank < p; ++rank) {
+        const RankPlan plan = smallPlan(request, rank);
+        SCOPED_TRACE(describePlan(plan));
+        EXPECT_EQ(plan.opsWhole, powerOfTwo);
+        if (!powerOfTwo) continue;
+        int group = collective == Collective::AllGather ? 1 : p / 2;
+        for (const Step& step : plan.steps) {
+          int sends = 0, receives = 0;
+          for (const Op& op : step.ops) {
+            if (op.kind == OpKind::Copy) continue;  // the all-gather's own block, out of place
+            EXPECT_EQ(op.peer, rank ^ group);
+            (op.kind == OpKind::Send ? sends : receives) += 1;
+            EXPECT_EQ(op.kind == OpKind::Send ? op.src.count : op.dst.count, static_cast<size_t>(group) * c);
+          }
+          EXPECT_EQ(sends, 1);
+          EXPECT_EQ(receives, 1);
+          group = collective == Collective::AllGather ? group * 2 : group / 2;
+        }
+      }
+    }
+}
+
+// The cost model prices a plan of whole ops as one pipeline, whatever chunk the query names:
+// the executor runs it so.
+TEST(SmallCollectives, WholeOpsArePricedAsOnePipeline) {
+  const TopologyView topology = TopologyView::singleIsland(8);
+  auto predicted = [&](Collective collective, size_t chunkBytes) {
+    CostQuery query;
+    query.algorithm = Algorithm::Small;
+    query.request = PlanRequest{collective, size_t{64} << 10, 8, 0, false, false, &topology};
+    query.chunkBytes = chunkBytes;
+    return predictSeconds(query, CostParameters{});
+  };
+  for (Collective collective : {Collective::AllGather, Collective::ReduceScatter})
+    EXPECT_DOUBLE_EQ(predicted(collective, 4096), predicted(collective, size_t{1} << 30));
+  // A pipelined plan's price does depend on the chunk (the check above is not vacuous).
+  EXPECT_NE(predicted(Collective::AllReduce, 4096), predicted(Collective::AllReduce, size_t{1} << 30));
 }
 
 // The chain's ranks idle until the data reaches them: the last receives in step p - 2.
