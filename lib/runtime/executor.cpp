@@ -99,8 +99,8 @@ Status Executor::run(const RankPlan& plan, const PlanBuffers& buffers, ElementTy
   elementSize_ = elementSize(type);
   // A plan of whole ops is one pipeline: a chunk larger than any op (and than any sum of a
   // count and a chunk the slicing computes).
-  chunkElements_ = plan.opsWhole ? std::numeric_limits<size_t>::max() / 4
-                                 : std::max<size_t>(1, settings.chunkBytes / elementSize_);
+  chunkElements_ =
+      plan.opsWhole ? std::numeric_limits<size_t>::max() / 4 : std::max<size_t>(1, settings.chunkBytes / elementSize_);
   pipelineDepth_ = std::clamp(settings.pipelineDepth, 1, kMaxPipelineDepth);
   tag_ = tagBase;
   timeoutSeconds_ = settings.timeoutSeconds;
