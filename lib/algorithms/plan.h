@@ -133,9 +133,10 @@ struct RankPlan {
   size_t scratchCount = 0;  // elements of scratch the plan needs
   uint64_t divisor = 1;     // for Divide ops
   // Every op runs whole, never cut into chunks (chunking.h): the plan hands data between
-  // regions of different lengths (a round that sends, as one message, blocks the rounds before
-  // received one by one), which pipelines would cut at different offsets.  Set on every rank
-  // of an algorithm alike, so both ends of each transfer agree.
+  // regions of different lengths (a round that sends, as one message, blocks that earlier rounds
+  // wrote as smaller regions), which pipelines would cut at different offsets.  Set on every
+  // rank of an algorithm alike, so both ends of each transfer agree.  A receive-reduce then
+  // stages its whole region, not a chunk of it.
   bool opsWhole = false;
 };
 

@@ -6,7 +6,7 @@
 // blocks each has gathered, straight into the output, as one message each way (the blocks are
 // adjacent): on the namespace cluster's links one message per block cost about 20 us a call
 // on 4 nodes, 0.8x Open MPI where one message runs level with it (docs/PERFORMANCE.md).  A
-// round's message spans blocks the rounds before received one by one, so the plan's ops run
+// round's message spans blocks the rounds before received as smaller regions, so the ops run
 // whole (RankPlan::opsWhole); this all-gather is for sizes where a pipeline would not help.
 //
 // Otherwise (Bruck's all-gather): scratch holds, at position j, the block of rank + j; in round

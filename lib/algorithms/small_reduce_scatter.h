@@ -22,9 +22,9 @@
 // round position 0, written straight into the output, holds block rank summed over every rank
 // exactly once.  Positions sent in a round are never the ones reduced into in it (m <= d).
 //
-// Every op moves one block: the executor cuts ops into chunks and runs chunk i of every op in
-// one pipeline, so an op may only read what the ops before it wrote at the same offset within
-// a block.
+// Bruck's ops move one block each: the executor cuts ops into chunks and runs chunk i of every
+// op in one pipeline, so an op may only read what the ops before it wrote at the same offset
+// within a block.
 #pragma once
 
 #include <algorithm>
