@@ -58,6 +58,8 @@ std::string compareShapes(Algorithm algorithm, const PlanRequest& request, int r
   if (canonical(direct.islandOps) != canonical(reference.islandOps)) out << "island ops differ; ";
   if (direct.largestOp != reference.largestOp)
     out << "largest op " << direct.largestOp << ", the plan's " << reference.largestOp << "; ";
+  if (direct.opsWhole != reference.opsWhole)
+    out << "ops whole " << direct.opsWhole << ", the plan's " << reference.opsWhole << "; ";
   if (out.str().empty()) return "";
   return std::string(algorithmName(algorithm)) + " " + collectiveName(request.collective) + " rank " +
          std::to_string(rank) + " count " + std::to_string(request.count) + (request.inPlace ? " in place" : "") +
