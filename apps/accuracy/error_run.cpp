@@ -2,7 +2,6 @@
 
 #include <cstdint>
 #include <cstdlib>
-#include <mutex>
 #include <vector>
 
 #include "core/thread_job.h"
