@@ -1,9 +1,9 @@
 #include "accuracy/accuracy_options.h"
 
-#include <sstream>
-
+#include "base/quantities.h"
 #include "common/command_line.h"
 #include "common/option_values.h"
+#include "perf/options.h"
 
 namespace hetccl_accuracy {
 
@@ -31,16 +31,9 @@ const std::vector<hetccl_apps::Flag>& accuracyFlags() {
   return flags;
 }
 
-std::vector<std::string> splitList(const std::string& text) {
-  std::vector<std::string> items;
-  std::stringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) items.push_back(item);
-  return items;
-}
-
 std::string readRankCounts(const Argument& a, std::vector<int>* counts) {
   counts->clear();
-  for (const std::string& item : splitList(a.value)) {
+  for (const std::string& item : hetccl::splitText(a.value, ',')) {
     long long n = 0;
     if (!hetccl::parseInteger(item, 2, kMostRanks, &n) || n % 2 != 0)
       return hetccl_apps::invalidValue(a,
@@ -70,9 +63,10 @@ std::string applyFlag(const Argument& a, AccuracyOptions& o) {
         return hetccl_apps::invalidValue(a, "sum or avg");
       return "";
     case 'n': return hetccl_apps::readInteger(a, 1, 1 << 24, &o.count);
-    case kAlgo:
-      o.algorithms = splitList(a.value);
-      return o.algorithms.empty() ? hetccl_apps::invalidValue(a, "algorithm names, comma-separated") : "";
+    case kAlgo: {
+      std::string error;  // hetccl-perf's --algo grammar: known names, none empty or twice
+      return hetccl_perf::parseAlgorithmList(a.value, &o.algorithms, &error) ? "" : error;
+    }
     case kNodeRanks: return hetccl_apps::readInteger(a, 1, kMostRanks, &o.nodeRanks);
     case 'h': o.help = true; return "";
     default: return "unexpected operand '" + a.value + "'";

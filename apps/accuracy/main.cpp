@@ -52,17 +52,14 @@ int main(int argc, char** argv) {
     for (const std::string& algorithm : o.algorithms) {
       const ErrorRun native = hetccl_accuracy::measureError(o, nranks, algorithm, "native");
       const ErrorRun wide = hetccl_accuracy::measureError(o, nranks, algorithm, "float32");
-      for (const ErrorRun* run : {&native, &wide})
-        if (!run->failure.empty()) {
-          anyFailed = true;
-          notes += "# " + std::to_string(nranks) + " ranks, " + algorithm + ", " +
-                   (run == &native ? "native" : "float32") + ": " + firstLine(run->failure) + "\n";
-        }
-      if (wide.failure.empty() && (wide.maxUlp > 0.5 || wide.ranksDiffering > 0)) {
+      const auto note = [&](const char* mode, const std::string& what) {
         anyFailed = true;
-        notes += "# " + std::to_string(nranks) + " ranks, " + algorithm +
-                 ", float32: more than one rounding off, or ranks with different bits\n";
-      }
+        notes += "# " + std::to_string(nranks) + " ranks, " + algorithm + ", " + mode + ": " + what + "\n";
+      };
+      if (!native.failure.empty()) note("native", firstLine(native.failure));
+      if (!wide.failure.empty()) note("float32", firstLine(wide.failure));
+      if (wide.failure.empty() && (wide.maxUlp > 0.5 || wide.ranksDiffering > 0))
+        note("float32", "more than one rounding off, or ranks with different bits");
       std::printf("| %d | %s | %s | %s | %s | %s | %s | %d / %d |\n", nranks, layout.c_str(), algorithm.c_str(),
                   native.ran.c_str(), errorCell(native).c_str(), wide.ran.c_str(), errorCell(wide).c_str(),
                   native.ranksDiffering, wide.ranksDiffering);
